@@ -1,0 +1,1 @@
+"""The Packplay wire contract: typed messages, one codec, versions."""

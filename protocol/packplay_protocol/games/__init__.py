@@ -1,0 +1,1 @@
+"""Per-game wire types: actions, views and events of each mini-game."""

@@ -1,0 +1,1 @@
+"""Pure rules engines for the four mini-games, behind one interface (base.Game)."""

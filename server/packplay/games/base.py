@@ -1,0 +1,193 @@
+"""The one interface every rules engine implements, and what it exchanges.
+
+A rules engine is pure: ``setup`` builds a state from a config, a seed and the
+card catalog; ``apply`` turns (state, seat, action) into a new state and events,
+or raises :class:`RuleError`. No I/O, no clock, no global state: the server,
+the bots and the simulator all drive games through this interface.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from packplay.cards.model import CardInstance
+from packplay_protocol.games.common import GameResult, LegalActions
+
+SPECTATOR: None = None
+"""The audience of a spectator: sees only what is public."""
+
+Audience = int | None
+
+
+class RuleError(ValueError):
+    """A refused action. ``rule`` names the ruling or section (``MF-2``, ``turn``).
+
+    ``reason`` is one of the protocol's closed reject reasons; the message never
+    names a card hidden from the acting seat (RULES.md C-6).
+    """
+
+    def __init__(self, rule: str, message: str, reason: str = "illegal_action") -> None:
+        super().__init__(f"{rule}: {message}")
+        self.rule = rule
+        self.message = message
+        self.reason = reason
+
+
+class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """How a game is set up: which game, how many seats, which sets, options."""
+
+    game: str
+    players: int
+    sets: tuple[str, ...] = ()
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class Emitted(msgspec.Struct, frozen=True):
+    """One event and who may see it: ``to`` None means everyone, spectators included."""
+
+    event: Any
+    to: frozenset[int] | None = None
+
+    def visible_to(self, audience: Audience) -> bool:
+        return self.to is None or (audience is not None and audience in self.to)
+
+
+S = TypeVar("S", bound=msgspec.Struct)
+
+
+class Transition(msgspec.Struct, Generic[S], frozen=True):
+    """The result of applying one action: the new state and the events it caused."""
+
+    state: S
+    events: tuple[Emitted, ...]
+
+
+def events_for(events: Iterable[Emitted], audience: Audience) -> list[Any]:
+    """The events one audience may see, in order."""
+    return [e.event for e in events if e.visible_to(audience)]
+
+
+def clone(state: S) -> S:
+    """A deep copy of a state struct (engines mutate only their own copy)."""
+    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+
+
+class Game(ABC, Generic[S]):
+    """A mini-game's rules. Subclasses implement the hooks; this class checks turns.
+
+    Hooks: ``_setup``, ``_pending``, ``_legal_actions``, ``_apply``, ``result``,
+    ``view``. ``apply`` refuses actions of seats that have nothing pending and
+    actions after the end, then calls ``_apply`` on a copy of the state.
+    """
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_sets: ClassVar[tuple[str, ...]]
+    state_type: ClassVar[type[msgspec.Struct]]
+    action_type: ClassVar[Any]
+    """The union of this game's action structs (for decoding)."""
+
+    def setup(
+        self,
+        config: GameConfig,
+        seed: int,
+        catalog: Any,
+        boosters: Sequence[Sequence[CardInstance]] | None = None,
+    ) -> S:
+        """A new game. Boosters are opened here from ``seed`` unless given explicitly.
+
+        ``boosters`` (sandbox and scenario tests) replaces the opened boosters, one
+        list per booster the game needs, in seat order.
+
+        Raises:
+            RuleError: the config is not playable (player count, unknown set, option).
+        """
+        if not self.min_players <= config.players <= self.max_players:
+            raise RuleError(
+                "players",
+                f"{self.title} is for {self.min_players}-{self.max_players} players",
+                "bad_config",
+            )
+        return self._setup(config, seed, catalog, boosters)
+
+    def pending(self, state: S) -> tuple[int, ...]:
+        """Seats whose decision is awaited, in seat order (empty once the game is over)."""
+        if self.result(state) is not None:
+            return ()
+        return self._pending(state)
+
+    def legal_actions(self, state: S, seat: int) -> LegalActions:
+        """What ``seat`` may do now (empty when nothing is pending for it)."""
+        if seat not in self.pending(state):
+            return LegalActions()
+        return self._legal_actions(state, seat)
+
+    def apply(self, state: S, seat: int, action: Any) -> Transition[S]:
+        """Apply ``action`` by ``seat``; the input state is never modified.
+
+        Raises:
+            RuleError: the action is refused; the state is unchanged.
+        """
+        if self.result(state) is not None:
+            raise RuleError("over", "the game is over", "game_over")
+        if seat not in self._pending(state):
+            raise RuleError("turn", "nothing is pending for this seat", "not_your_turn")
+        work = clone(state)
+        events = self._apply(work, seat, action)
+        return Transition(state=work, events=tuple(events))
+
+    @abstractmethod
+    def _setup(
+        self,
+        config: GameConfig,
+        seed: int,
+        catalog: Any,
+        boosters: Sequence[Sequence[CardInstance]] | None,
+    ) -> S: ...
+
+    @abstractmethod
+    def _pending(self, state: S) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def _legal_actions(self, state: S, seat: int) -> LegalActions: ...
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: Any) -> list[Emitted]:
+        """Check and apply ``action`` in place on ``state`` (a private copy).
+
+        Must raise :class:`RuleError` before changing anything when it refuses.
+        """
+
+    @abstractmethod
+    def result(self, state: S) -> GameResult | None:
+        """The outcome, or None while the game goes on."""
+
+    @abstractmethod
+    def view(self, state: S, audience: Audience) -> Any:
+        """What ``audience`` (a seat, or None for a spectator) may see of the state.
+
+        The only way state leaves the engine. After the game ends it reveals everything.
+        """
+
+    @abstractmethod
+    def zones(self, state: S) -> Mapping[str, Sequence[str]]:
+        """Every card instance id of the game, listed under the zone it is in now.
+
+        Zone names are free-form (``hand:0``, ``deck``, ``set_aside``, ``out``). The
+        property tests check that every card opened at setup is in exactly one zone
+        at every step.
+        """
+
+    @abstractmethod
+    def hidden_from(self, state: S, audience: Audience) -> frozenset[str]:
+        """Ids of the cards whose identity ``audience`` may not know now (C-6).
+
+        The property tests check that no card in this set appears with its facts
+        in that audience's view or events.
+        """
