@@ -175,6 +175,10 @@ class Game(ABC, Generic[S]):
         The only way state leaves the engine. After the game ends it reveals everything.
         """
 
+    def roles(self, state: S) -> tuple[str, ...] | None:
+        """Each seat's role when the game gives seats roles (Day/Night, first mover), else None."""
+        return None
+
     @abstractmethod
     def zones(self, state: S) -> Mapping[str, Sequence[str]]:
         """Every card instance id of the game, listed under the zone it is in now.

@@ -1,0 +1,29 @@
+"""The ``packplay`` command: one entry point, one module per subcommand group."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from packplay import __version__
+from packplay.commands import cards, serve, simulate
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="packplay", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"packplay {__version__}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for module in (serve, cards, simulate):
+        module.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result: int = args.handler(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())
