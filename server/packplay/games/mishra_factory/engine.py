@@ -1,0 +1,119 @@
+"""The Mishra's Factory rules engine (RULES.md, ``mishra_factory``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from packplay.cards.model import CardInstance
+from packplay.games.base import Audience, Emitted, Game, GameConfig
+from packplay.games.mishra_factory import rules, scoring, setup, views
+from packplay.games.mishra_factory.state import MishraFactoryState
+from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
+from packplay_protocol.games.mishra_factory import (
+    Action,
+    Ended,
+    Group,
+    Refilled,
+    Take,
+    Taken,
+    View,
+)
+
+
+class MishraFactory(Game[MishraFactoryState]):
+    """2-4 players take cards off a conveyor belt and score their color groups.
+
+    Options (``config.options``): ``shuffle`` (bool, default true; false keeps the
+    given deck order, booster 0 first) and ``first_seat`` (a seat; default drawn).
+    """
+
+    name = "mishra_factory"
+    title = "Mishra's Factory"
+    min_players = 2
+    max_players = 4
+    default_sets = setup.DEFAULT_SETS
+    state_type = MishraFactoryState
+    action_type = Action
+
+    def _setup(
+        self,
+        config: GameConfig,
+        seed: int,
+        catalog: Any,
+        boosters: Sequence[Sequence[CardInstance]] | None,
+    ) -> MishraFactoryState:
+        return setup.new_game(config, seed, catalog, boosters)
+
+    def _pending(self, state: MishraFactoryState) -> tuple[int, ...]:
+        return () if state.over else (state.turn,)
+
+    def _legal_actions(self, state: MishraFactoryState, seat: int) -> LegalActions:
+        actions: list[Take] = []
+        choices: list[ChooseCards] = []
+        discards = tuple(entry.card.id for entry in state.collections[seat])
+        for position, card in enumerate(state.belt):
+            for group in rules.allowed_groups(card):
+                if not rules.is_back(position):
+                    actions.append(Take(belt_position=position, group=group))
+                elif discards:  # MF-2
+                    choices.append(discard_choice(position, group, discards))
+        return LegalActions(actions=tuple(actions), choices=tuple(choices))
+
+    def _apply(self, state: MishraFactoryState, seat: int, action: Any) -> list[Emitted]:
+        take = rules.validate_take(state, seat, action)
+        card, discarded = rules.take(state, seat, take)
+        refilled = rules.refill(state)
+        state.turn_number += 1
+        state.turn = (seat + 1) % state.players  # clockwise = seat order
+        taken = Taken(
+            seat=seat,
+            belt_position=take.belt_position,
+            card=card,
+            group=take.group,
+            discarded=discarded,
+            next_seat=None if state.over else state.turn,
+        )
+        events = [Emitted(taken)]
+        if refilled is not None:
+            events.append(Emitted(refill_event(state, refilled)))
+        if state.over:
+            lines = scoring.score_lines(state.collections)
+            events.append(Emitted(Ended(scores=lines, winners=scoring.winners(lines))))
+        return events
+
+    def result(self, state: MishraFactoryState) -> GameResult | None:
+        if not state.over:
+            return None
+        lines = scoring.score_lines(state.collections)
+        winners = scoring.winners(lines)
+        return GameResult(
+            winners=winners,
+            draw=len(winners) == state.players,
+            scores=tuple(float(line.total) for line in lines),
+            reason="every card is collected",
+        )
+
+    def view(self, state: MishraFactoryState, audience: Audience) -> View:
+        return views.build_view(state, audience)
+
+    def zones(self, state: MishraFactoryState) -> dict[str, list[str]]:
+        return views.zones(state)
+
+    def hidden_from(self, state: MishraFactoryState, audience: Audience) -> frozenset[str]:
+        return views.hidden_from(state, audience)
+
+
+def discard_choice(position: int, group: Group, discards: tuple[str, ...]) -> ChooseCards:
+    """MF-2: a back card, paid with any one collected card (filled into ``discard``)."""
+    template = msgspec.to_builtins(Take(belt_position=position, group=group, discard=""))
+    del template["discard"]
+    return ChooseCards(
+        template=template, field="discard", options=discards, min_count=1, max_count=1, single=True
+    )
+
+
+def refill_event(state: MishraFactoryState, card: CardInstance) -> Refilled:
+    return Refilled(belt_position=len(state.belt) - 1, card=card, deck_count=len(state.deck))

@@ -1,0 +1,101 @@
+"""Setting a game up: open the boosters, set aside (C-1), shuffle, deal the belt (MF-8),
+draw the first player.
+
+Random draws, in this fixed order from one ``Rng(seed)`` (C-4): the boosters are
+opened (unless given), the deck is shuffled (unless ``shuffle`` is false), then the
+first seat is drawn (unless ``first_seat`` is given).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from packplay.cards.boosters import BoosterOpener
+from packplay.cards.catalog import Catalog, UnknownSetError
+from packplay.cards.model import CardInstance
+from packplay.games.base import GameConfig, RuleError
+from packplay.games.mishra_factory.rules import BELT_SIZE
+from packplay.games.mishra_factory.state import MishraFactoryState
+from packplay.rng import Rng
+
+DEFAULT_SETS: tuple[str, ...] = ("MH2",)
+OPTIONS: frozenset[str] = frozenset({"shuffle", "first_seat"})
+
+
+def check_options(config: GameConfig) -> tuple[bool, int | None]:
+    """The ``shuffle`` and ``first_seat`` options.
+
+    Raises:
+        RuleError: an unknown option or a bad value (reason ``bad_config``).
+    """
+    unknown = sorted(set(config.options) - OPTIONS)
+    if unknown:
+        raise RuleError("options", f"unknown options: {', '.join(unknown)}", "bad_config")
+    shuffle = config.options.get("shuffle", True)
+    if not isinstance(shuffle, bool):
+        raise RuleError("options", "shuffle must be true or false", "bad_config")
+    first_seat = config.options.get("first_seat")
+    if first_seat is not None and (type(first_seat) is not int or not 0 <= first_seat < config.players):
+        raise RuleError("options", f"first_seat must be a seat 0..{config.players - 1}", "bad_config")
+    return shuffle, first_seat
+
+
+def open_boosters(config: GameConfig, catalog: Catalog, rng: Rng) -> list[list[CardInstance]]:
+    """One booster per player; booster i is of ``sets[i % len(sets)]``.
+
+    Raises:
+        RuleError: a set the catalog does not hold (``bad_config``).
+    """
+    sets = config.sets or DEFAULT_SETS
+    opener = BoosterOpener(catalog, rng)
+    try:
+        return [list(opener.open(sets[i % len(sets)])) for i in range(config.players)]
+    except UnknownSetError as error:
+        raise RuleError("sets", str(error), "bad_config") from error
+
+
+def check_boosters(config: GameConfig, boosters: Sequence[Sequence[CardInstance]]) -> None:
+    """Given boosters: one per player, card ids unique.
+
+    Raises:
+        RuleError: the wrong number of boosters or a repeated id (``bad_config``).
+    """
+    if len(boosters) != config.players:
+        raise RuleError("boosters", f"{config.players} boosters needed, one per player", "bad_config")
+    ids = [card.id for booster in boosters for card in booster]
+    if len(set(ids)) != len(ids):
+        raise RuleError("boosters", "card ids must be unique", "bad_config")
+
+
+def new_game(
+    config: GameConfig,
+    seed: int,
+    catalog: Any,
+    boosters: Sequence[Sequence[CardInstance]] | None,
+) -> MishraFactoryState:
+    """A new game, dealt and ready for the first seat's take."""
+    shuffle, first_seat = check_options(config)
+    rng = Rng(seed)
+    if boosters is None:
+        boosters = open_boosters(config, catalog, rng)
+    else:
+        check_boosters(config, boosters)
+    cards = [card for booster in boosters for card in booster]
+    deck = [card for card in cards if card.magic_back]
+    set_aside = [card for card in cards if not card.magic_back]  # C-1
+    if shuffle:
+        rng.shuffle(deck)
+    if first_seat is None:
+        first_seat = rng.below(config.players)
+    return MishraFactoryState(
+        config=config,
+        seed=seed,
+        players=config.players,
+        first_seat=first_seat,
+        turn=first_seat,
+        deck=deck[BELT_SIZE:],
+        belt=deck[:BELT_SIZE],  # MF-8: the first four cards fill positions 0, 1, 2, 3
+        collections=[[] for _ in range(config.players)],
+        set_aside=set_aside,
+    )

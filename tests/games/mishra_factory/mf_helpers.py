@@ -1,0 +1,97 @@
+"""Hand-built cards and games for the Mishra's Factory tests (no catalog, no files)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import count
+from typing import Any, cast
+
+import msgspec
+
+from packplay.cards.model import CardInstance, Color
+from packplay.games.base import GameConfig, RuleError, Transition, clone
+from packplay.games.mishra_factory import MishraFactory, MishraFactoryState
+from packplay_protocol.games.mishra_factory import Group, Take
+
+ENGINE = MishraFactory()
+_ids = count()
+
+
+def card(
+    colors: str = "",
+    *,
+    mv: float = 0,
+    land: bool = False,
+    name: str | None = None,
+    magic_back: bool = True,
+    card_id: str | None = None,
+) -> CardInstance:
+    """A card: ``colors`` like "WU"; ``land`` makes it a Land (colors kept as given)."""
+    number = next(_ids)
+    return CardInstance(
+        set="TST",
+        number=str(number),
+        name=name or f"Card {number}",
+        rarity="common",
+        colors=tuple(cast(Color, c) for c in colors),
+        mana_value=mv,
+        types=("Land",) if land else ("Creature",),
+        id=card_id or f"id{number:04d}",
+        magic_back=magic_back,
+    )
+
+
+def cards(n: int, colors: str = "R", mv: float = 1) -> list[CardInstance]:
+    return [card(colors, mv=mv) for _ in range(n)]
+
+
+def new_game(
+    boosters: Sequence[Sequence[CardInstance]],
+    *,
+    first_seat: int = 0,
+    shuffle: bool = False,
+    seed: int = 7,
+    **options: Any,
+) -> MishraFactoryState:
+    """A game from the given boosters, unshuffled and seat ``first_seat`` first by default."""
+    opts = {"shuffle": shuffle, "first_seat": first_seat, **options}
+    config = GameConfig(game="mishra_factory", players=len(boosters), options=opts)
+    return ENGINE.setup(config, seed, None, boosters)
+
+
+def stacked(deck: Sequence[CardInstance], players: int = 2, first_seat: int = 0) -> MishraFactoryState:
+    """A game whose deck is exactly ``deck`` in order (booster 0 holds it all)."""
+    boosters: list[list[CardInstance]] = [list(deck)] + [[] for _ in range(players - 1)]
+    return new_game(boosters, first_seat=first_seat)
+
+
+def take(position: int, group: Group, discard: str | None = None) -> Take:
+    return Take(belt_position=position, group=group, discard=discard)
+
+
+def play(state: MishraFactoryState, *actions: Take) -> MishraFactoryState:
+    """Apply ``actions`` in turn order; returns the final state."""
+    for action in actions:
+        state = ENGINE.apply(state, state.turn, action).state
+    return state
+
+
+def step(state: MishraFactoryState, action: Take) -> Transition[MishraFactoryState]:
+    return ENGINE.apply(state, state.turn, action)
+
+
+def refused(state: MishraFactoryState, seat: int, action: Any) -> RuleError:
+    """Assert that ``action`` is refused with the state untouched; return the error."""
+    before = msgspec.msgpack.encode(state)
+    snapshot = clone(state)
+    try:
+        ENGINE.apply(state, seat, action)
+    except RuleError as error:
+        assert msgspec.msgpack.encode(state) == before
+        assert state == snapshot
+        return error
+    raise AssertionError("the action was accepted")
+
+
+def ids(items: Sequence[CardInstance]) -> list[str]:
+    return [c.id for c in items]
