@@ -1,0 +1,82 @@
+"""Vampire Wedding Planner (Innistrad: Crimson Vow), 2-6 players: the rules engine.
+
+Setup, options and the order of random draws: see ``setup``. Turns go
+counter-clockwise (reverse seat order) from a random first seat; each turn is a
+pick-up (draw or take) then a discard; the game ends after 4 turns per player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from packplay.cards.model import CardInstance
+from packplay.games.base import Audience, Emitted, Game, GameConfig, RuleError
+from packplay.games.wedding_planner import moves, views
+from packplay.games.wedding_planner.scoring import winners
+from packplay.games.wedding_planner.setup import new_state
+from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
+from packplay_protocol.games.common import GameResult, LegalActions
+from packplay_protocol.games.wedding_planner import Action, Discard, Draw, Take
+
+
+class WeddingPlanner(Game[WeddingState]):
+    """Collect the hand that best matches your secret wedding theme."""
+
+    name: ClassVar[str] = "wedding_planner"
+    title: ClassVar[str] = "Vampire Wedding Planner"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 6
+    default_sets: ClassVar[tuple[str, ...]] = ("VOW",)
+    state_type: ClassVar[type[WeddingState]] = WeddingState
+    action_type: ClassVar[Any] = Action
+
+    def _setup(
+        self,
+        config: GameConfig,
+        seed: int,
+        catalog: Any,
+        boosters: Sequence[Sequence[CardInstance]] | None,
+    ) -> WeddingState:
+        return new_state(config, seed, catalog, boosters, self.default_sets)
+
+    def _pending(self, state: WeddingState) -> tuple[int, ...]:
+        return () if is_over(state) else (current_seat(state),)
+
+    def _legal_actions(self, state: WeddingState, seat: int) -> LegalActions:
+        if state.phase == "discard":
+            return LegalActions(actions=tuple(Discard(card=card) for card in sorted(state.hands[seat])))
+        draws: tuple[Draw, ...] = (Draw(),) if state.draw else ()
+        return LegalActions(actions=draws + tuple(Take(card=card) for card in state.discard))
+
+    def _apply(self, state: WeddingState, seat: int, action: Any) -> list[Emitted]:
+        if isinstance(action, Draw):
+            return moves.draw(state, seat)
+        if isinstance(action, Take):
+            return moves.take(state, seat, action.card)
+        if isinstance(action, Discard):
+            return moves.discard(state, seat, action.card)
+        raise RuleError("action", "not a Vampire Wedding Planner action")
+
+    def result(self, state: WeddingState) -> GameResult | None:
+        """WP-5: the highest score wins; equal scores share the win (a draw when all tie)."""
+        if not is_over(state):
+            return None
+        scores = moves.final_scores(state)
+        best = winners(scores)
+        draw = len(best) == len(scores)
+        return GameResult(
+            winners=best,
+            draw=draw,
+            scores=tuple(float(score.total) for score in scores),
+            reason="all scores tied" if draw else "highest hand score",
+        )
+
+    def view(self, state: WeddingState, audience: Audience) -> Any:
+        return views.render(state, audience)
+
+    def zones(self, state: WeddingState) -> Mapping[str, Sequence[str]]:
+        return views.zones(state)
+
+    def hidden_from(self, state: WeddingState, audience: Audience) -> frozenset[str]:
+        return views.hidden_from(state, audience)
