@@ -1,0 +1,237 @@
+"""Wire types of Day vs Night (Innistrad: Midnight Hunt): actions, the view, events.
+
+Rounds are numbered 1-3; slots (pairs) 0..k-1 in reveal order (RULES.md DN-1): slot
+``i`` of the Day row meets slot ``i`` of the Night row. A seat plays one role,
+``"day"`` or ``"night"``; a pair's outcome is ``"day"``, ``"night"`` or ``"tie"``.
+A colored card's effective color is ``None`` only for a dud (DN-3).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from packplay_protocol.cards import CardInstance, Color
+
+Role = Literal["day", "night"]
+Outcome = Literal["day", "night", "tie"]
+Phase = Literal["place", "replace", "declare", "over"]
+"""``place``: both seats choose their rows (hidden, C-5); ``replace``: a colorless card
+awaits its replacement (DN-2); ``declare``: a multicolored card awaits its color (DN-4)."""
+
+ROUND_SIZES: tuple[int, ...] = (3, 3, 6)
+"""Cards per row in rounds 1, 2 and 3, before the short-hand rule (DN-5)."""
+
+
+class Place(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.place"):
+    """Place ``cards`` (ids from your hand, exactly k, distinct) face down, in slot order."""
+
+    cards: tuple[str, ...]
+
+
+class Replace(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.replace"):
+    """Replace the colorless card of the current pair with ``card`` from your hand (DN-2)."""
+
+    card: str
+
+
+class Declare(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.declare"):
+    """Declare one of the colors of your multicolored card in the current pair (DN-4)."""
+
+    color: Color
+
+
+Action = Place | Replace | Declare
+"""Every action of the game."""
+
+
+class SlotView(msgspec.Struct, frozen=True, kw_only=True):
+    """One card of a row. ``card`` is None while it is face down to the audience.
+
+    ``dud`` marks a colorless card that could not be replaced (DN-3); ``color`` is
+    the color it plays as, once known (a declared color for a multicolored card).
+    """
+
+    slot: int
+    card: CardInstance | None
+    dud: bool = False
+    color: Color | None = None
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's side of the table.
+
+    ``hand`` is shown to its owner only (sorted by id; None for others, who see
+    ``hand_count``). ``pile`` holds the seat's winning cards (its score).
+    ``discarded`` lists the cards discarded face up (replaced colorless cards, duds);
+    ``buried`` the unplaced cards discarded face down under DN-5, shown to their
+    owner only (None for others, who see ``buried_count``). ``placed`` is true once
+    the seat has placed its row this round; ``committed`` once it has made its hidden
+    choice in a simultaneous replacement or declaration (C-5).
+    """
+
+    seat: int
+    role: Role
+    hand_count: int
+    hand: tuple[CardInstance, ...] | None
+    row: tuple[SlotView, ...]
+    pile: tuple[CardInstance, ...]
+    discarded: tuple[CardInstance, ...]
+    buried: tuple[CardInstance, ...] | None
+    buried_count: int
+    set_aside: tuple[CardInstance, ...]
+    placed: bool
+    committed: bool
+
+
+class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.view"):
+    """The table as one audience sees it.
+
+    ``seat``/``role`` are the viewer's (None for a spectator). ``round`` is 1-3
+    (3 once over); ``k`` the row size of the round (DN-5); ``slot`` the pair being
+    resolved (meaningful in ``replace``/``declare``). ``revealed`` counts the pairs
+    of the round already turned face up; ``outcomes`` lists the resolved ones in slot
+    order. ``scores`` are the pile sizes per seat. ``seed`` is shown after the end.
+    """
+
+    seat: int | None
+    role: Role | None
+    day_seat: int
+    round: int
+    k: int
+    phase: Phase
+    slot: int
+    revealed: int
+    outcomes: tuple[Outcome, ...]
+    seats: tuple[SeatView, ...]
+    scores: tuple[int, ...]
+    over: bool
+    seed: int | None = None
+
+
+class RoundStarted(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.round_started"
+):
+    """A round begins with rows of ``k`` cards; ``skipped`` when k is 0 (DN-5)."""
+
+    round: int
+    k: int
+    skipped: bool = False
+
+
+class RowPlaced(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.row_placed"):
+    """A seat placed its row face down. ``cards`` is filled only in the owner's copy."""
+
+    seat: int
+    count: int
+    cards: tuple[CardInstance, ...] = ()
+
+
+class HandDiscarded(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.hand_discarded"
+):
+    """DN-5: the cards a seat did not place are discarded face down before the reveal.
+
+    ``cards`` is filled only in the owner's copy.
+    """
+
+    seat: int
+    count: int
+    cards: tuple[CardInstance, ...] = ()
+
+
+class PairRevealed(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.pair_revealed"
+):
+    """The cards of slot ``slot`` are turned face up (DN-1, DN-6)."""
+
+    slot: int
+    day: CardInstance
+    night: CardInstance
+
+
+class CardReplaced(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.card_replaced"
+):
+    """DN-2: ``discarded`` (colorless) left the game; ``card`` from hand took its place."""
+
+    slot: int
+    seat: int
+    discarded: CardInstance
+    card: CardInstance
+
+
+class CardIsDud(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.card_is_dud"):
+    """DN-3: a colorless card whose owner has no card in hand stays as a dud."""
+
+    slot: int
+    seat: int
+    card: CardInstance
+
+
+class ChoiceCommitted(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.choice_committed"
+):
+    """A seat made its hidden choice in a simultaneous step (C-5).
+
+    The owner's copy carries the chosen ``card`` (replacement) or ``color``
+    (declaration); the public copy carries neither.
+    """
+
+    seat: int
+    step: Literal["replace", "declare"]
+    card: CardInstance | None = None
+    color: Color | None = None
+
+
+class ColorDeclared(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.color_declared"
+):
+    """DN-4: a multicolored card plays as ``color``."""
+
+    slot: int
+    seat: int
+    color: Color
+
+
+class PairResolved(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.pair_resolved"
+):
+    """The pair's colors (None for a dud) and its outcome, from the color table."""
+
+    slot: int
+    day_color: Color | None
+    night_color: Color | None
+    outcome: Outcome
+
+
+class RoundEnded(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.round_ended"):
+    """Winning cards went to their piles, lost and tied ones back to hand (DN-6)."""
+
+    round: int
+    scores: tuple[int, ...]
+
+
+class GameEnded(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.game_ended"):
+    """After round 3: most cards in pile wins; equal piles are a draw."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    draw: bool
+
+
+Event = (
+    RoundStarted
+    | RowPlaced
+    | HandDiscarded
+    | PairRevealed
+    | CardReplaced
+    | CardIsDud
+    | ChoiceCommitted
+    | ColorDeclared
+    | PairResolved
+    | RoundEnded
+    | GameEnded
+)
+"""Every event of the game."""
