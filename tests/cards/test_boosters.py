@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from packplay.cards.boosters import INSERT_NAME, BoosterOpener, open_boosters
-from packplay.cards.catalog import Catalog, CardSet, load_catalog
+from packplay.cards.catalog import CardSet, Catalog, load_catalog
 from packplay.rng import Rng
 
 SETS = ("MID", "VOW", "MH2", "ZNR")
