@@ -1,1 +1,71 @@
-"""The Packplay wire contract: typed messages, one codec, versions."""
+"""The Packplay wire contract: typed messages, one codec, versions.
+
+Modules: ``version`` (subprotocols and negotiation), ``errors`` (closed reasons and
+codes), ``from_client`` / ``to_client`` (the WebSocket message catalog), ``codec``
+(JSON and MessagePack), ``rest`` (REST bodies and routes), ``catalog`` (every game's
+wire types), ``openapi`` / ``asyncapi`` / ``schemas`` / ``vectors`` / ``specgen``
+(generated documents).
+"""
+
+from packplay_protocol.codec import Direction, decode, decode_client, decode_server, encode
+from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
+from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
+from packplay_protocol.limits import DEFAULT_LIMITS, Limits
+from packplay_protocol.to_client import (
+    Accepted,
+    Error,
+    Events,
+    GameOver,
+    Pong,
+    Rejected,
+    ServerMessage,
+    ViewMessage,
+    Welcome,
+)
+from packplay_protocol.version import (
+    API_PREFIX,
+    PROTOCOL_VERSION,
+    SUBPROTOCOLS,
+    WS_PATH,
+    Encoding,
+    Negotiated,
+    Refusal,
+    negotiate,
+)
+
+__all__ = [
+    "API_PREFIX",
+    "DEFAULT_LIMITS",
+    "PROTOCOL_VERSION",
+    "SUBPROTOCOLS",
+    "WS_PATH",
+    "Accepted",
+    "Act",
+    "ClientMessage",
+    "CloseCode",
+    "DecodeError",
+    "Direction",
+    "Encoding",
+    "Error",
+    "ErrorCode",
+    "Events",
+    "GameOver",
+    "Hello",
+    "Join",
+    "Limits",
+    "Negotiated",
+    "Ping",
+    "Pong",
+    "Refusal",
+    "RejectReason",
+    "Rejected",
+    "Resume",
+    "ServerMessage",
+    "ViewMessage",
+    "Welcome",
+    "decode",
+    "decode_client",
+    "decode_server",
+    "encode",
+    "negotiate",
+]

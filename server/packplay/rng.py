@@ -8,7 +8,8 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-SEED_BITS = 63
+SEED_BITS = 53
+"""Seeds stay within 2**53 - 1 so that JavaScript clients read them exactly."""
 
 
 class Rng:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
@@ -26,14 +26,17 @@ class ChooseCards(msgspec.Struct, frozen=True, kw_only=True, tag="choose_cards")
     single: bool = False
 
 
-class LegalActions(msgspec.Struct, frozen=True, kw_only=True):
+ActionT = TypeVar("ActionT")
+
+
+class LegalActions(msgspec.Struct, Generic[ActionT], frozen=True, kw_only=True):
     """What one seat may do now: concrete actions, and choices with constraints.
 
     A client may send any action in ``actions`` as it is, or any action built from
     one entry of ``choices``. Both empty means the seat has nothing to decide.
     """
 
-    actions: tuple[Any, ...] = ()
+    actions: tuple[ActionT, ...] = ()
     choices: tuple[ChooseCards, ...] = ()
 
     @property

@@ -26,7 +26,7 @@ def register(commands: Any) -> None:
 
 
 def simulate_command(args: argparse.Namespace) -> int:
-    seed = args.seed if args.seed is not None else secrets.randbits(SEED_BITS - 1)
+    seed = args.seed if args.seed is not None else secrets.randbits(SEED_BITS)
     try:
         tally = simulate(args.game, args.games, args.players, seed, load_catalog(), tuple(args.sets))
     except RuleError as exc:

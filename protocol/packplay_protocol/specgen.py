@@ -1,0 +1,124 @@
+"""Generate the checked-in protocol documents, or check that they are current.
+
+    python -m packplay_protocol.specgen            # write into protocol/
+    python -m packplay_protocol.specgen --check    # exit 1 when a file is stale
+
+It writes ``schema/v1/**.json`` (JSON Schema of every message and body),
+``asyncapi.json``, ``openapi.json`` and ``vectors/**.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from packplay_protocol import catalog, from_client, schemas, to_client
+from packplay_protocol.asyncapi import asyncapi_document
+from packplay_protocol.openapi import openapi_document
+from packplay_protocol.vectors import invalid_cases, vector_files
+
+PROTOCOL_DIR = Path(__file__).resolve().parents[1]
+GENERATED_DIRS = ("schema", "vectors")
+"""Folders owned by the generator: any file in them that it does not write is stale."""
+
+
+def documents() -> dict[str, bytes]:
+    """Every generated file, by path relative to ``protocol/``."""
+    docs: dict[str, Any] = {
+        "asyncapi.json": asyncapi_document(),
+        "openapi.json": openapi_document(),
+        **_message_schemas(),
+        **_game_schemas(),
+        **_rest_schemas(),
+    }
+    docs |= {f"vectors/{path}": msgspec.to_builtins(v) for path, v in vector_files().items()}
+    docs["vectors/invalid.json"] = {"cases": msgspec.to_builtins(invalid_cases())}
+    return {path: _dump(doc) for path, doc in sorted(docs.items())}
+
+
+def _dump(doc: Any) -> bytes:
+    return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _message_schemas() -> dict[str, Any]:
+    docs: dict[str, Any] = {
+        "schema/v1/from_client.json": schemas.standalone(from_client.ClientMessage, "Any client message"),
+        "schema/v1/to_client.json": schemas.standalone(to_client.ServerMessage, "Any server message"),
+    }
+    for folder, messages in (
+        ("from_client", from_client.CLIENT_MESSAGES),
+        ("to_client", to_client.SERVER_MESSAGES),
+    ):
+        for message in messages:
+            tag = catalog.tag_of(message)
+            docs[f"schema/v1/{folder}/{tag}.json"] = schemas.standalone(message, f"{tag} message")
+    return docs
+
+
+def _game_schemas() -> dict[str, Any]:
+    docs: dict[str, Any] = {}
+    for name, game in catalog.GAMES.items():
+        base = f"schema/v1/games/{name}"
+        docs[f"{base}/action.json"] = schemas.standalone(catalog.union_of(game.actions), f"{name} action")
+        docs[f"{base}/view.json"] = schemas.standalone(game.view, f"{name} view")
+        docs[f"{base}/event.json"] = schemas.standalone(catalog.union_of(game.events), f"{name} event")
+    return docs
+
+
+def _rest_schemas() -> dict[str, Any]:
+    return {
+        f"schema/v1/rest/{t.__name__}.json": schemas.standalone(t, t.__name__) for t in schemas.REST_TYPES
+    }
+
+
+def write(out: Path) -> list[str]:
+    """Write every document under ``out``, removing stale generated files; the changed paths."""
+    docs = documents()
+    changed = _stale(out, docs)
+    for path in changed:
+        target = out / path
+        if path in docs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(docs[path])
+        else:
+            target.unlink()
+    return changed
+
+
+def _stale(out: Path, docs: dict[str, bytes]) -> list[str]:
+    existing = {
+        p.relative_to(out).as_posix()
+        for folder in GENERATED_DIRS
+        if (out / folder).is_dir()
+        for p in (out / folder).rglob("*.json")
+    }
+    stale = [p for p, data in docs.items() if not (out / p).is_file() or (out / p).read_bytes() != data]
+    return sorted(stale + [p for p in existing if p not in docs])
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line entry point; returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m packplay_protocol.specgen", description=__doc__)
+    parser.add_argument("--out", type=Path, default=PROTOCOL_DIR, help="the protocol/ folder")
+    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file is stale")
+    args = parser.parse_args(argv)
+    if args.check:
+        stale = _stale(args.out, documents())
+        for path in stale:
+            print(f"stale: {path}", file=sys.stderr)
+        if stale:
+            print("run: python -m packplay_protocol.specgen", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write(args.out):
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Messages the server sends to a client over the WebSocket.
+
+Clients must ignore unknown fields and unknown event types: v1 only ever adds.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import msgspec
+
+from packplay_protocol.catalog import AnyAction, AnyEvent, AnyView
+from packplay_protocol.errors import ErrorCode, RejectReason
+from packplay_protocol.games.common import GameResult, LegalActions
+from packplay_protocol.ids import ActionId, GameId, GameName, Seat, Seed, Version
+from packplay_protocol.limits import Limits
+
+Text = Annotated[str, msgspec.Meta(max_length=2000)]
+
+
+class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome", tag_field="type"):
+    """The answer to ``hello``: who the server is, what it speaks, its limits.
+
+    ``game_id`` and ``seat`` tell which seat the hello token holds (None for spectators).
+    """
+
+    server: str
+    protocol: str
+    """The subprotocol in use, e.g. ``packplay.v1.json``."""
+    versions: tuple[str, ...]
+    """Every subprotocol this server speaks."""
+    limits: Limits
+    game_id: GameId | None = None
+    seat: Seat | None = None
+
+
+class ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_field="type"):
+    """One audience's view of a game at ``version``, with what the seat may do.
+
+    ``seat`` is None for spectators. ``legal`` is empty unless ``seat`` is pending.
+    ``seed`` is revealed only once the game is over, with ``result``.
+    """
+
+    game_id: GameId
+    game: GameName
+    version: Version
+    seat: Seat | None
+    pending: tuple[Seat, ...]
+    legal: LegalActions[AnyAction]
+    result: GameResult | None = None
+    seed: Seed | None = None
+    view: AnyView
+
+
+class Events(msgspec.Struct, frozen=True, kw_only=True, tag="events", tag_field="type"):
+    """What happened from ``from_version`` to ``to_version``, filtered for this audience.
+
+    Consecutive ``events`` messages chain: each ``from_version`` is the previous
+    ``to_version``. A gap means a message was lost: send ``resume``.
+    """
+
+    game_id: GameId
+    from_version: Version
+    to_version: Version
+    events: tuple[AnyEvent, ...]
+
+
+class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_field="type"):
+    """The action was applied; ``version`` is the game's version right after it."""
+
+    action_id: ActionId
+    version: Version
+
+
+class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="type"):
+    """The action was refused and changed nothing.
+
+    ``rule`` names the ruling that refused it (``MF-2``) when the rules did;
+    ``version`` is the game's current version. After ``stale_version`` a fresh
+    ``view`` follows.
+    """
+
+    action_id: ActionId
+    reason: RejectReason
+    rule: str | None = None
+    message: Text
+    version: Version
+
+
+class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag="game_over", tag_field="type"):
+    """The game has ended; the full replay is at ``replay_url`` (a REST path)."""
+
+    game_id: GameId
+    result: GameResult
+    replay_url: str
+
+
+class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="type"):
+    """A problem with the connection or a message, not with a game action.
+
+    When ``fatal`` the server closes the connection after this message.
+    ``spoken`` lists the supported subprotocols (code ``unsupported_version``).
+    """
+
+    code: ErrorCode
+    message: Text
+    fatal: bool = False
+    spoken: tuple[str, ...] = ()
+
+
+class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="type"):
+    """The answer to ``ping``, with its nonce."""
+
+    nonce: str = ""
+
+
+ServerMessage = Welcome | ViewMessage | Events | Accepted | Rejected | GameOver | Error | Pong
+SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
+    Welcome,
+    ViewMessage,
+    Events,
+    Accepted,
+    Rejected,
+    GameOver,
+    Error,
+    Pong,
+)
