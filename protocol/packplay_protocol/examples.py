@@ -264,7 +264,7 @@ def server_examples() -> dict[str, Any]:
     }
 
 
-def _day_night_legal() -> LegalActions:
+def _day_night_legal() -> LegalActions[Any]:
     hand = (GALEDRIFTER.id, CATHARTIC_PYRE.id)
     choose = ChooseCards(
         template={"type": "day_night.place"},

@@ -122,7 +122,7 @@ class Game(ABC, Generic[S]):
             return ()
         return self._pending(state)
 
-    def legal_actions(self, state: S, seat: int) -> LegalActions:
+    def legal_actions(self, state: S, seat: int) -> LegalActions[Any]:
         """What ``seat`` may do now (empty when nothing is pending for it)."""
         if seat not in self.pending(state):
             return LegalActions()
@@ -155,7 +155,7 @@ class Game(ABC, Generic[S]):
     def _pending(self, state: S) -> tuple[int, ...]: ...
 
     @abstractmethod
-    def _legal_actions(self, state: S, seat: int) -> LegalActions: ...
+    def _legal_actions(self, state: S, seat: int) -> LegalActions[Any]: ...
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: Any) -> list[Emitted]:

@@ -11,7 +11,7 @@ from packplay.games.base import Emitted, Game, GameConfig
 from packplay.rng import Rng
 from packplay_protocol.games.common import GameResult, LegalActions
 
-Policy = Callable[[Any, int, LegalActions], Any]
+Policy = Callable[[Any, int, LegalActions[Any]], Any]
 """(state, seat, legal actions) -> action."""
 
 MAX_STEPS = 100_000
@@ -35,7 +35,7 @@ class Playout(msgspec.Struct):
 def random_policy(engine: Game[Any], rng: Rng) -> Policy:
     from packplay.games.random_policy import random_action
 
-    def choose(state: Any, seat: int, legal: LegalActions) -> Any:
+    def choose(state: Any, seat: int, legal: LegalActions[Any]) -> Any:
         return random_action(legal, engine.action_type, rng)
 
     return choose

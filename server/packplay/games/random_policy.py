@@ -23,7 +23,7 @@ def fill_choice(choice: ChooseCards, rng: Rng) -> dict[str, Any]:
     return action
 
 
-def random_action(legal: LegalActions, action_type: Any, rng: Rng) -> Any:
+def random_action(legal: LegalActions[Any], action_type: Any, rng: Rng) -> Any:
     """One action drawn uniformly among the concrete actions and the choices.
 
     Raises:

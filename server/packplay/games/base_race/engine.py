@@ -55,7 +55,7 @@ class BaseRace(Game[BaseRaceState]):
             return tuple(seat for seat in (0, 1) if seat not in state.laid_out)
         return (state.turn,)
 
-    def _legal_actions(self, state: BaseRaceState, seat: int) -> LegalActions:
+    def _legal_actions(self, state: BaseRaceState, seat: int) -> LegalActions[Any]:
         if state.board_set:
             return LegalActions(actions=tuple(play.legal_moves(state, seat)))
         choice = ChooseCards(

@@ -46,7 +46,7 @@ class DayNight(Game[DayNightState]):
     def _pending(self, state: DayNightState) -> tuple[int, ...]:
         return state.pending()
 
-    def _legal_actions(self, state: DayNightState, seat: int) -> LegalActions:
+    def _legal_actions(self, state: DayNightState, seat: int) -> LegalActions[Any]:
         hand = tuple(card.id for card in state.hands[seat])
         if state.phase == "place":
             return place_actions(hand, state.k)
@@ -83,7 +83,7 @@ class DayNight(Game[DayNightState]):
         return views.hidden_from(state, audience)
 
 
-def place_actions(hand: tuple[str, ...], k: int) -> LegalActions:
+def place_actions(hand: tuple[str, ...], k: int) -> LegalActions[Any]:
     """DN-1: any k distinct hand cards in slot order; listed when the orders are few."""
     if math.perm(len(hand), k) < ENUMERATE_BELOW:
         return LegalActions(actions=tuple(Place(cards=row) for row in permutations(hand, k)))
@@ -95,7 +95,7 @@ def place_actions(hand: tuple[str, ...], k: int) -> LegalActions:
     return LegalActions(choices=(choice,))
 
 
-def replace_actions(hand: tuple[str, ...]) -> LegalActions:
+def replace_actions(hand: tuple[str, ...]) -> LegalActions[Any]:
     """DN-2: any card of the hand."""
     if len(hand) < ENUMERATE_BELOW:
         return LegalActions(actions=tuple(Replace(card=card_id) for card_id in hand))

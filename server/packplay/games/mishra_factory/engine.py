@@ -50,7 +50,7 @@ class MishraFactory(Game[MishraFactoryState]):
     def _pending(self, state: MishraFactoryState) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
 
-    def _legal_actions(self, state: MishraFactoryState, seat: int) -> LegalActions:
+    def _legal_actions(self, state: MishraFactoryState, seat: int) -> LegalActions[Any]:
         actions: list[Take] = []
         choices: list[ChooseCards] = []
         discards = tuple(entry.card.id for entry in state.collections[seat])

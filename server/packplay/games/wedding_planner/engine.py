@@ -43,7 +43,7 @@ class WeddingPlanner(Game[WeddingState]):
     def _pending(self, state: WeddingState) -> tuple[int, ...]:
         return () if is_over(state) else (current_seat(state),)
 
-    def _legal_actions(self, state: WeddingState, seat: int) -> LegalActions:
+    def _legal_actions(self, state: WeddingState, seat: int) -> LegalActions[Any]:
         if state.phase == "discard":
             return LegalActions(actions=tuple(Discard(card=card) for card in sorted(state.hands[seat])))
         draws: tuple[Draw, ...] = (Draw(),) if state.draw else ()
