@@ -10,7 +10,7 @@ rarity. Every booster also holds one card without a Magic back (RULES.md C-1).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from packplay.cards.catalog import BoosterLayout, CardSet, Catalog, Collation, Sheet
 from packplay.cards.model import COLOR_ORDER, Card, CardInstance
@@ -25,10 +25,10 @@ GENERIC_FOIL_RARITY_WEIGHTS = (("common", 60), ("uncommon", 25), ("rare", 13), (
 class BoosterOpener:
     """Opens boosters for one game: all instance ids it hands out are distinct."""
 
-    def __init__(self, catalog: Catalog, rng: Rng) -> None:
+    def __init__(self, catalog: Catalog, rng: Rng, taken: Iterable[str] = ()) -> None:
         self._catalog = catalog
         self._rng = rng
-        self._issued: set[str] = set()
+        self._issued: set[str] = set(taken)
 
     def open(self, set_code: str) -> list[CardInstance]:
         """One booster: 15 Magic cards, then the card without a Magic back.

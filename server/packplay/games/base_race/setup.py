@@ -21,6 +21,7 @@ from packplay.cards.boosters import BoosterOpener
 from packplay.cards.model import Card, CardInstance
 from packplay.games.base import GameConfig, RuleError
 from packplay.games.base_race.state import SEATS, SQUARES, BaseRaceState
+from packplay.games.dealing import game_boosters
 from packplay.rng import Rng
 from packplay_protocol.games.base_race import LAYOUT_SIZE
 
@@ -85,15 +86,11 @@ def new_state(
     options = Options(config.options)
     sets = config.sets or default_sets
     rng = Rng(seed)
-    opener: BoosterOpener | None = None
-    if boosters is None:
-        opener = BoosterOpener(catalog, rng)
-        boosters = [_open(opener, sets[i % len(sets)]) for i in range(BOOSTERS)]
-    elif len(boosters) != BOOSTERS:
-        raise RuleError("boosters", f"Base Race needs {BOOSTERS} boosters", "bad_config")
+    boosters = game_boosters(config, BOOSTERS, default_sets, catalog, rng, boosters)
     pool = Pool(boosters)
     if len(pool.basics) < len(SEATS):
-        pool.basics += _added_basics(len(SEATS) - len(pool.basics), catalog, sets, rng, opener)
+        taken = [card.id for booster in boosters for card in booster]
+        pool.basics += _added_basics(len(SEATS) - len(pool.basics), catalog, sets, rng, taken)
     if len(pool.deck) < DEALT * len(SEATS):
         raise RuleError("setup", f"fewer than {DEALT * len(SEATS)} non-land cards opened", "bad_config")
     if options.shuffle:
@@ -102,23 +99,14 @@ def new_state(
     return _dealt(config, seed, options, pool)
 
 
-def _open(opener: BoosterOpener, set_code: str) -> list[CardInstance]:
-    try:
-        return list(opener.open(set_code))
-    except RuleError:
-        raise
-    except LookupError as error:
-        raise RuleError("sets", f"cannot open a booster of {set_code!r}", "bad_config") from error
-
-
 def _added_basics(
-    count: int, catalog: Any, sets: Sequence[str], rng: Rng, opener: BoosterOpener | None
+    count: int, catalog: Any, sets: Sequence[str], rng: Rng, taken: Sequence[str]
 ) -> list[CardInstance]:
     """BR-8: ``count`` new instances of the first of ``sets`` that has basic lands."""
     choices = _catalog_basics(catalog, sets)
     if not choices:
         raise RuleError("BR-8", "fewer than two basic lands and none in the catalog", "bad_config")
-    opener = opener or BoosterOpener(catalog, rng)
+    opener = BoosterOpener(catalog, rng, taken)
     return [opener.instance(rng.choice(choices)) for _ in range(count)]
 
 

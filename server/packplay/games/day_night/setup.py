@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from packplay.cards.boosters import BoosterOpener
-from packplay.cards.catalog import Catalog, UnknownSetError
 from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, GameConfig, RuleError
 from packplay.games.day_night import flow
 from packplay.games.day_night.state import SEATS, DayNightState
+from packplay.games.dealing import game_boosters
 from packplay.rng import Rng
 
 DEFAULT_SETS: tuple[str, ...] = ("MID",)
@@ -38,33 +37,6 @@ def check_options(config: GameConfig) -> int | None:
     return day_seat
 
 
-def open_boosters(config: GameConfig, catalog: Catalog, rng: Rng) -> list[list[CardInstance]]:
-    """One booster per seat; booster i is of ``sets[i % len(sets)]``.
-
-    Raises:
-        RuleError: a set the catalog does not hold (``bad_config``).
-    """
-    sets = config.sets or DEFAULT_SETS
-    opener = BoosterOpener(catalog, rng)
-    try:
-        return [opener.open(sets[i % len(sets)]) for i in range(SEATS)]
-    except UnknownSetError as error:
-        raise RuleError("sets", str(error), "bad_config") from error
-
-
-def check_boosters(boosters: Sequence[Sequence[CardInstance]]) -> None:
-    """Given boosters: one per seat, card ids unique.
-
-    Raises:
-        RuleError: the wrong number of boosters or a repeated id (``bad_config``).
-    """
-    if len(boosters) != SEATS:
-        raise RuleError("boosters", "2 boosters needed, one per player", "bad_config")
-    ids = [card.id for booster in boosters for card in booster]
-    if len(set(ids)) != len(ids):
-        raise RuleError("boosters", "card ids must be unique", "bad_config")
-
-
 def new_game(
     config: GameConfig,
     seed: int,
@@ -74,10 +46,7 @@ def new_game(
     """A new game, waiting for both rows of round 1 (or over if no round can be played)."""
     day_seat = check_options(config)
     rng = Rng(seed)
-    if boosters is None:
-        boosters = open_boosters(config, catalog, rng)
-    else:
-        check_boosters(boosters)
+    boosters = game_boosters(config, SEATS, DEFAULT_SETS, catalog, rng, boosters)
     if day_seat is None:
         day_seat = rng.below(SEATS)
     state = DayNightState(config=config, seed=seed, day_seat=day_seat)

@@ -11,10 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from packplay.cards.boosters import BoosterOpener
-from packplay.cards.catalog import Catalog, UnknownSetError
 from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, RuleError
+from packplay.games.dealing import game_boosters
 from packplay.games.mishra_factory.rules import BELT_SIZE
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay.rng import Rng
@@ -41,33 +40,6 @@ def check_options(config: GameConfig) -> tuple[bool, int | None]:
     return shuffle, first_seat
 
 
-def open_boosters(config: GameConfig, catalog: Catalog, rng: Rng) -> list[list[CardInstance]]:
-    """One booster per player; booster i is of ``sets[i % len(sets)]``.
-
-    Raises:
-        RuleError: a set the catalog does not hold (``bad_config``).
-    """
-    sets = config.sets or DEFAULT_SETS
-    opener = BoosterOpener(catalog, rng)
-    try:
-        return [list(opener.open(sets[i % len(sets)])) for i in range(config.players)]
-    except UnknownSetError as error:
-        raise RuleError("sets", str(error), "bad_config") from error
-
-
-def check_boosters(config: GameConfig, boosters: Sequence[Sequence[CardInstance]]) -> None:
-    """Given boosters: one per player, card ids unique.
-
-    Raises:
-        RuleError: the wrong number of boosters or a repeated id (``bad_config``).
-    """
-    if len(boosters) != config.players:
-        raise RuleError("boosters", f"{config.players} boosters needed, one per player", "bad_config")
-    ids = [card.id for booster in boosters for card in booster]
-    if len(set(ids)) != len(ids):
-        raise RuleError("boosters", "card ids must be unique", "bad_config")
-
-
 def new_game(
     config: GameConfig,
     seed: int,
@@ -77,10 +49,7 @@ def new_game(
     """A new game, dealt and ready for the first seat's take."""
     shuffle, first_seat = check_options(config)
     rng = Rng(seed)
-    if boosters is None:
-        boosters = open_boosters(config, catalog, rng)
-    else:
-        check_boosters(config, boosters)
+    boosters = game_boosters(config, config.players, DEFAULT_SETS, catalog, rng, boosters)
     cards = [card for booster in boosters for card in booster]
     deck = [card for card in cards if card.magic_back]
     set_aside = [card for card in cards if not card.magic_back]  # C-1

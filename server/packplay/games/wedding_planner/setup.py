@@ -32,10 +32,9 @@ from typing import Any
 
 import msgspec
 
-from packplay.cards.boosters import BoosterOpener
-from packplay.cards.catalog import UnknownSetError
 from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, RuleError
+from packplay.games.dealing import game_boosters
 from packplay.games.wedding_planner.state import HAND_SIZE, WeddingState
 from packplay.rng import Rng
 
@@ -88,7 +87,7 @@ def new_state(
     """
     options = parse_options(config)
     rng = Rng(seed)
-    opened = _open(config, catalog, rng, default_sets) if boosters is None else _given(config, boosters)
+    opened = game_boosters(config, config.players, default_sets, catalog, rng, boosters, rule="WP-6")
     cards = {card.id: card for booster in opened for card in booster}
     themes = [_theme(seat, booster, options, rng) for seat, booster in enumerate(opened)]
     pile = [card.id for booster in opened for card in booster if card.magic_back and card.id not in themes]
@@ -110,29 +109,6 @@ def new_state(
         revealed=[],
         first_seat=first,
     )
-
-
-def _open(
-    config: GameConfig, catalog: Any, rng: Rng, default_sets: tuple[str, ...]
-) -> list[list[CardInstance]]:
-    """WP-6: one booster per player; booster i is of set ``sets[i % len(sets)]``."""
-    sets = config.sets or default_sets
-    opener = BoosterOpener(catalog, rng)
-    try:
-        return [list(opener.open(sets[i % len(sets)])) for i in range(config.players)]
-    except UnknownSetError as exc:
-        raise RuleError("sets", str(exc), "bad_config") from exc
-
-
-def _given(config: GameConfig, boosters: Sequence[Sequence[CardInstance]]) -> list[list[CardInstance]]:
-    """WP-6: given boosters must be one per player, with ids unique over the game."""
-    if len(boosters) != config.players:
-        raise RuleError("WP-6", "one booster per player is needed", "bad_config")
-    opened = [list(booster) for booster in boosters]
-    ids = [card.id for booster in opened for card in booster]
-    if len(set(ids)) != len(ids):
-        raise RuleError("setup", "card ids must be unique in a game", "bad_config")
-    return opened
 
 
 def _theme(seat: int, booster: Sequence[CardInstance], options: Options, rng: Rng) -> str | None:

@@ -1,0 +1,48 @@
+"""The boosters of a new game: opened from its seed, or given (sandbox games, scenario tests)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from packplay.cards.boosters import BoosterOpener
+from packplay.cards.catalog import UnknownSetError
+from packplay.cards.model import CardInstance
+from packplay.games.base import GameConfig, RuleError
+from packplay.rng import Rng
+
+
+def game_boosters(
+    config: GameConfig,
+    count: int,
+    default_sets: tuple[str, ...],
+    catalog: Any,
+    rng: Rng,
+    given: Sequence[Sequence[CardInstance]] | None,
+    rule: str = "boosters",
+) -> list[list[CardInstance]]:
+    """``count`` boosters: booster i of set ``sets[i % len(sets)]`` (the config's, else the
+    game's defaults), drawn from ``rng``; or the ``given`` ones, checked.
+
+    Raises:
+        RuleError: an unknown set, the wrong number of given boosters, or a card id
+            given twice (``bad_config``; ``rule`` names the ruling on the count).
+    """
+    if given is not None:
+        return _checked(given, count, rule)
+    sets = config.sets or default_sets
+    opener = BoosterOpener(catalog, rng)
+    try:
+        return [opener.open(sets[i % len(sets)]) for i in range(count)]
+    except UnknownSetError as error:
+        raise RuleError("sets", str(error), "bad_config") from error
+
+
+def _checked(given: Sequence[Sequence[CardInstance]], count: int, rule: str) -> list[list[CardInstance]]:
+    if len(given) != count:
+        raise RuleError(rule, f"{count} boosters are needed", "bad_config")
+    boosters = [list(booster) for booster in given]
+    ids = [card.id for booster in boosters for card in booster]
+    if len(set(ids)) != len(ids):
+        raise RuleError("boosters", "card ids must be unique in a game", "bad_config")
+    return boosters
