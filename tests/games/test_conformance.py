@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from packplay.cards.catalog import load_catalog
-from packplay.games.base import SPECTATOR, Audience, Game, GameConfig, RuleError, events_for
+from packplay.games.base import SPECTATOR, Audience, Game, GameConfig, RuleError, clone, events_for
 from packplay.games.playout import LoggedAction, replay
 from packplay.games.random_policy import fill_choice, random_action
 from packplay.games.registry import get_game
@@ -40,8 +40,12 @@ SEEDS = st.integers(min_value=0, max_value=2**53 - 1)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+STATE_ENCODER = msgspec.msgpack.Encoder(order="deterministic")
+
+
 def encoded(state: Any) -> bytes:
-    return msgspec.msgpack.encode(state)
+    """State bytes that do not depend on set iteration order."""
+    return STATE_ENCODER.encode(state)
 
 
 def audiences(players: int) -> list[Audience]:
@@ -163,6 +167,11 @@ def test_refused_actions_are_typed_and_change_nothing(game, players, seed):
                 engine.apply(state, seat, bad)
             assert refused.value.reason == "illegal_action" and refused.value.rule
             assert encoded(state) == before
+            # The hook itself must refuse before touching anything (its contract).
+            work = clone(state)
+            with pytest.raises(RuleError):
+                engine._apply(work, seat, bad)
+            assert encoded(work) == before
         chosen = random_action(engine.legal_actions(state, seat), engine.action_type, rng)
         checked.state = engine.apply(state, seat, chosen).state
         assert encoded(state) == before
