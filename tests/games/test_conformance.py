@@ -96,7 +96,9 @@ class Checked:
                 assert self.engine.result(self.state) is not None
                 return
             seat = pending[self.rng.below(len(pending))]
-            action = random_action(self.engine.legal_actions(self.state, seat), self.engine.action_type, self.rng)
+            action = random_action(
+                self.engine.legal_actions(self.state, seat), self.engine.action_type, self.rng
+            )
             transition = self.engine.apply(self.state, seat, action)
             self.state = transition.state
             self.log.append(LoggedAction(seat, action))
@@ -217,7 +219,9 @@ def test_every_described_action_is_accepted(game, players):
                 engine.apply(state, seat, action)
             for choice in legal.choices:
                 for _ in range(5):
-                    engine.apply(state, seat, msgspec.convert(fill_choice(choice, checked.rng), engine.action_type))
+                    engine.apply(
+                        state, seat, msgspec.convert(fill_choice(choice, checked.rng), engine.action_type)
+                    )
         seat = pending[checked.rng.below(len(pending))]
         action = random_action(engine.legal_actions(state, seat), engine.action_type, checked.rng)
         checked.state = engine.apply(state, seat, action).state

@@ -1,0 +1,80 @@
+"""Per-seat decision bookkeeping: since when each seat faces its current choice.
+
+A seat's decision changes when its legal actions change. Two facts follow from that
+version and time, stored with the game:
+
+- an action computed on an older version is still sound when its seat's decision has
+  not changed since: what other seats did in between (a simultaneous commitment)
+  did not touch what it could choose, so the order does not matter;
+- a turn clock runs from the moment the decision began, not from the last action of
+  anyone at the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from packplay.games.base import Game
+from packplay_protocol.games.common import ChooseCards, LegalActions
+
+
+class Decision(msgspec.Struct, frozen=True, array_like=True):
+    """One seat's current decision: the version and time it began, and its fingerprint."""
+
+    since: int
+    at: float
+    digest: bytes
+
+
+_decisions_decoder = msgspec.msgpack.Decoder(tuple[Decision, ...])
+
+
+def fingerprint(legal: LegalActions[Any]) -> bytes:
+    return hashlib.blake2b(msgspec.msgpack.encode(legal), digest_size=8).digest()
+
+
+def track(
+    engine: Game[Any], state: Any, players: int, version: int, now: float, previous: Sequence[Decision] = ()
+) -> tuple[Decision, ...]:
+    """Every seat's decision at ``version``; unchanged ones keep their start."""
+    tracked = []
+    for seat in range(players):
+        digest = fingerprint(engine.legal_actions(state, seat))
+        old = previous[seat] if seat < len(previous) else None
+        tracked.append(old if old is not None and old.digest == digest else Decision(version, now, digest))
+    return tuple(tracked)
+
+
+def encode(decisions: Sequence[Decision]) -> bytes:
+    return msgspec.msgpack.encode(tuple(decisions))
+
+
+def decode(raw: bytes | None) -> tuple[Decision, ...]:
+    return _decisions_decoder.decode(raw) if raw else ()
+
+
+def unchanged_since(decisions: Sequence[Decision], seat: int, version: int) -> bool:
+    """Whether ``seat`` faced the same decision at ``version`` as now."""
+    return seat < len(decisions) and decisions[seat].since <= version
+
+
+def deadline(decisions: Sequence[Decision], pending: Sequence[int], seconds: float | None) -> float | None:
+    """When the first pending seat's clock runs out (None without a clock or a pending seat)."""
+    if seconds is None or not pending:
+        return None
+    return min(decisions[seat].at for seat in pending) + seconds
+
+
+def default_action(legal: LegalActions[Any]) -> Any:
+    """What a seat whose clock ran out plays: its first action, or the first options of a choice."""
+    if legal.actions:
+        return legal.actions[0]
+    choice: ChooseCards = legal.choices[0]
+    picked = list(choice.options[: max(choice.min_count, 1 if choice.max_count else 0)])
+    action = dict(choice.template)
+    action[choice.field] = picked[0] if choice.single else picked
+    return action

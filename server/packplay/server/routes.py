@@ -1,0 +1,205 @@
+"""REST ``/v1``: one handler per route of the protocol's route table; errors are problem documents."""
+
+from __future__ import annotations
+
+import functools
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import msgspec
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from packplay import __version__
+from packplay.server.runtime import Runtime
+from packplay.server.service import ServiceError
+from packplay_protocol.errors import ErrorCode
+from packplay_protocol.ids import GameId, GameName
+from packplay_protocol.openapi import openapi_document
+from packplay_protocol.rest import (
+    PROBLEM_MEDIA_TYPE,
+    ROUTES,
+    CreateGame,
+    GameStatus,
+    Health,
+    JoinSeat,
+    Readiness,
+    problem,
+)
+from packplay_protocol.version import SUBPROTOCOLS
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+Handler = Callable[[Request], Awaitable[Response]]
+_encode = msgspec.json.Encoder().encode
+
+
+def json_response(body: Any, status: int = 200) -> Response:
+    return Response(_encode(body), status_code=status, media_type="application/json")
+
+
+def problem_response(code: ErrorCode, detail: str | None, request: Request) -> Response:
+    document = problem(code, detail, instance=request.url.path)
+    return Response(_encode(document), status_code=document.status, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def _runtime(request: Request) -> Runtime:
+    runtime: Runtime = request.app.state.runtime
+    return runtime
+
+
+def _problems(handler: Handler) -> Handler:
+    """Turn the service's refusals into problem documents."""
+
+    @functools.wraps(handler)
+    async def wrapped(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except ServiceError as error:
+            return problem_response(error.code, error.detail, request)
+
+    return wrapped
+
+
+async def _body(request: Request, kind: type[T]) -> T:
+    raw = await request.body()
+    if len(raw) > _runtime(request).settings.frame_limit:
+        raise ServiceError(ErrorCode.FRAME_TOO_LARGE, "request body too large")
+    try:
+        return msgspec.json.decode(raw, type=kind)
+    except (msgspec.ValidationError, msgspec.DecodeError) as error:
+        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error)) from error
+
+
+def _query(request: Request, name: str, kind: Any) -> Any:
+    value = request.query_params.get(name)
+    if value is None:
+        return None
+    try:
+        return msgspec.convert(value, kind)
+    except msgspec.ValidationError as error:
+        raise ServiceError(ErrorCode.VALIDATION_FAILED, f"{name}: {error}") from error
+
+
+def _game_id(request: Request) -> str:
+    try:
+        game_id: str = msgspec.convert(request.path_params["game_id"], GameId)
+    except msgspec.ValidationError as error:
+        raise ServiceError(ErrorCode.NOT_FOUND, "no such game") from error
+    return game_id
+
+
+def _token(request: Request, required: bool) -> str | None:
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return token.strip()
+    if required:
+        raise ServiceError(ErrorCode.UNAUTHORIZED, "send the player token as 'Authorization: Bearer <token>'")
+    return None
+
+
+@_problems
+async def create_game(request: Request) -> Response:
+    runtime = _runtime(request)
+    summary = await runtime.service.create(await _body(request, CreateGame))
+    runtime.metrics.games_created.labels(summary.game).inc()
+    return json_response(summary, 201)
+
+
+@_problems
+async def list_games(request: Request) -> Response:
+    game = _query(request, "game", GameName)
+    status = _query(request, "status", GameStatus)
+    return json_response(await _runtime(request).service.list_games(game, status))
+
+
+@_problems
+async def get_game(request: Request) -> Response:
+    token = _token(request, required=False)
+    return json_response(await _runtime(request).service.snapshot(_game_id(request), token))
+
+
+@_problems
+async def join_seat(request: Request) -> Response:
+    grant = await _runtime(request).service.join(_game_id(request), await _body(request, JoinSeat))
+    return json_response(grant, 201)
+
+
+@_problems
+async def leave_seat(request: Request) -> Response:
+    token = _token(request, required=True)
+    assert token is not None
+    await _runtime(request).service.leave(_game_id(request), token)
+    return Response(status_code=204)
+
+
+@_problems
+async def get_replay(request: Request) -> Response:
+    return json_response(await _runtime(request).service.replay(_game_id(request)))
+
+
+async def get_health(request: Request) -> Response:
+    name = _runtime(request).settings.server_name
+    return json_response(Health(server=f"{name}/{__version__}", protocols=tuple(SUBPROTOCOLS)))
+
+
+async def get_readiness(request: Request) -> Response:
+    checks = await _runtime(request).ready()
+    ready = all(checks.values())
+    return json_response(Readiness(ready=ready, checks=checks), 200 if ready else 503)
+
+
+async def get_metrics(request: Request) -> Response:
+    return Response(_runtime(request).metrics.render(), media_type="text/plain; version=0.0.4; charset=utf-8")
+
+
+@functools.cache
+def _openapi() -> bytes:
+    return _encode(openapi_document(__version__))
+
+
+async def get_openapi(request: Request) -> Response:
+    return Response(_openapi(), media_type="application/json")
+
+
+HANDLERS: dict[str, Handler] = {
+    "createGame": create_game,
+    "listGames": list_games,
+    "getGame": get_game,
+    "joinSeat": join_seat,
+    "leaveSeat": leave_seat,
+    "getReplay": get_replay,
+    "getHealth": get_health,
+    "getReadiness": get_readiness,
+    "getMetrics": get_metrics,
+    "getOpenApi": get_openapi,
+}
+
+
+def rest_routes() -> list[Route]:
+    """Exactly the protocol's routes; a route without a handler is a bug caught at startup."""
+    return [Route(r.path, HANDLERS[r.operation_id], methods=[r.method]) for r in ROUTES]
+
+
+_HTTP_CODES = {401: ErrorCode.UNAUTHORIZED, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}
+
+
+async def http_problem(request: Request, error: Exception) -> Response:
+    """Starlette's own errors (unknown route, wrong method) as problem documents."""
+    assert isinstance(error, HTTPException)
+    code = _HTTP_CODES.get(error.status_code, ErrorCode.VALIDATION_FAILED)
+    document = msgspec.structs.replace(
+        problem(code, error.detail, request.url.path), status=error.status_code
+    )
+    return Response(_encode(document), status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE)
+
+
+async def internal_problem(request: Request, error: Exception) -> Response:
+    incident = secrets.token_hex(6)
+    log.exception("internal error %s on %s %s", incident, request.method, request.url.path, exc_info=error)
+    return problem_response(ErrorCode.INTERNAL, f"internal error; report incident {incident}", request)

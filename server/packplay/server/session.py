@@ -1,0 +1,265 @@
+"""One WebSocket connection's protocol state, without any I/O.
+
+The shell (:mod:`packplay.server.ws`) feeds the session what happens (a decoded
+frame, the result of a request it asked for, a new game version from the fan-out)
+and carries out what comes back: messages to send, and requests (:data:`Effect`)
+whose results it feeds back. The session decides the order of the conversation,
+authorisation, rate limits, and which versions a client has seen, so that a client
+gets every version once and in order.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from packplay.games.base import Audience
+from packplay.server.store import Answer
+from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
+from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
+from packplay_protocol.limits import Limits
+from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerMessage, Welcome
+from packplay_protocol.version import SUBPROTOCOLS, Negotiated
+
+MAX_BAD_FRAMES = 8
+ACTION_BURST = 20.0
+
+
+class Phase(enum.Enum):
+    GREETING = "greeting"
+    AUTHENTICATING = "authenticating"
+    READY = "ready"
+    JOINING = "joining"
+    JOINED = "joined"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class Authenticate:
+    """Find the seat a token holds; answer with :meth:`Session.authenticated`."""
+
+    token: str
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Subscribe to the game, then send its view (or events since ``since``);
+    answer with :meth:`Session.caught_up` or :meth:`Session.failed`."""
+
+    game_id: str
+    audience: Audience
+    since: int | None
+
+
+@dataclass(frozen=True)
+class CatchUp:
+    """Send the events after ``since`` and the current view; answer with :meth:`Session.caught_up`."""
+
+    game_id: str
+    audience: Audience
+    since: int
+
+
+@dataclass(frozen=True)
+class Submit:
+    """Apply an action; answer with :meth:`Session.answered`."""
+
+    game_id: str
+    seat: int
+    act: Act
+
+
+@dataclass(frozen=True)
+class Close:
+    """Close the connection (after sending what precedes this)."""
+
+    code: CloseCode
+    reason: str
+
+
+Effect = Authenticate | Watch | CatchUp | Submit | Close
+Outgoing = ServerMessage | Effect
+Render = Callable[[Audience], list[ServerMessage]]
+"""The messages of one new version for one audience (built once per audience per process)."""
+
+
+class Session:
+    """The state machine of one connection: greeting, authenticating, ready, joined."""
+
+    def __init__(self, negotiated: Negotiated, limits: Limits, server: str, now: float) -> None:
+        self.negotiated = negotiated
+        self.limits = limits
+        self.server = server
+        self.phase = Phase.GREETING
+        self.game_id: str | None = None
+        self.seat: int | None = None
+        """The seat the hello token holds (None: spectator)."""
+        self.audience: Audience = None
+        self.version = -1
+        """The last version whose messages this client has been sent."""
+        self._held: list[tuple[int, Render]] = []
+        self._catching_up = False
+        self._bad_frames = 0
+        self._allowance = ACTION_BURST
+        self._last_act = now
+
+    # what the client sends
+
+    def receive(self, message: ClientMessage | DecodeError, now: float) -> list[Outgoing]:
+        """React to one decoded frame (or to why it did not decode)."""
+        if isinstance(message, DecodeError):
+            return self._bad_frame(message)
+        if isinstance(message, Ping):
+            return [Pong(nonce=message.nonce)]
+        if isinstance(message, Hello):
+            return self._hello(message)
+        if isinstance(message, Join):
+            return self._join(message)
+        if isinstance(message, Act):
+            return self._act(message, now)
+        return self._resume(message)
+
+    def _bad_frame(self, problem: DecodeError) -> list[Outgoing]:
+        self._bad_frames += 1
+        out: list[Outgoing] = []
+        if problem.action_id is not None:
+            out.append(self._reject(problem.action_id, RejectReason.BAD_MESSAGE, problem.message))
+        out.append(Error(code=problem.code, message=problem.message[:2000]))
+        if self._bad_frames > MAX_BAD_FRAMES:
+            out.append(Close(CloseCode.BAD_MESSAGES, "too many bad frames"))
+        return out
+
+    def _hello(self, hello: Hello) -> list[Outgoing]:
+        if self.phase is not Phase.GREETING:
+            return [_out_of_order("hello is the first message, sent once")]
+        if hello.token is None:
+            self.phase = Phase.READY
+            return [self._welcome()]
+        self.phase = Phase.AUTHENTICATING
+        return [Authenticate(hello.token)]
+
+    def _join(self, join: Join) -> list[Outgoing]:
+        if self.phase is not Phase.READY:
+            return [_out_of_order("join follows hello, once per connection")]
+        if join.role == "player" and (self.seat is None or join.game_id != self.game_id):
+            return [Error(code=ErrorCode.UNAUTHORIZED, message="the hello token holds no seat in this game")]
+        self.phase = Phase.JOINING
+        self.game_id = join.game_id
+        self.audience = self.seat if join.role == "player" else None
+        return [Watch(join.game_id, self.audience, join.from_version)]
+
+    def _act(self, act: Act, now: float) -> list[Outgoing]:
+        if self.phase is not Phase.JOINED or self.game_id is None:
+            return [self._reject(act.action_id, RejectReason.NOT_FOUND, "join a game first")]
+        if self.audience is None:
+            return [self._reject(act.action_id, RejectReason.UNAUTHORIZED, "spectators cannot act")]
+        if not self._spend(now):
+            return [self._reject(act.action_id, RejectReason.RATE_LIMITED, "too many actions; retry later")]
+        return [Submit(self.game_id, self.audience, act)]
+
+    def _resume(self, resume: Resume) -> list[Outgoing]:
+        if self.phase is not Phase.JOINED or self.game_id is None:
+            return [_out_of_order("resume follows join")]
+        self._catching_up = True
+        return [CatchUp(self.game_id, self.audience, resume.from_version)]
+
+    def _spend(self, now: float) -> bool:
+        """Token bucket: ``actions_per_second`` sustained, bursts of ``ACTION_BURST``."""
+        refill = (now - self._last_act) * self.limits.actions_per_second
+        self._allowance = min(ACTION_BURST, self._allowance + refill)
+        self._last_act = now
+        if self._allowance < 1.0:
+            return False
+        self._allowance -= 1.0
+        return True
+
+    # results of the effects
+
+    def authenticated(self, held: tuple[str, int] | None) -> list[Outgoing]:
+        """The seat the hello token holds, or None when it holds none."""
+        if held is None:
+            self.phase = Phase.CLOSED
+            return [
+                Error(code=ErrorCode.UNAUTHORIZED, message="unknown or expired token", fatal=True),
+                Close(CloseCode.UNAUTHORIZED, "unknown token"),
+            ]
+        self.game_id, self.seat = held
+        self.phase = Phase.READY
+        return [self._welcome()]
+
+    def caught_up(self, messages: list[ServerMessage], version: int) -> list[Outgoing]:
+        """Messages that bring the client to ``version``; versions held meanwhile follow."""
+        self.phase = Phase.JOINED
+        self._catching_up = False
+        out: list[Outgoing] = list(messages)
+        self.version = max(self.version, version)
+        held, self._held = self._held, []
+        for held_version, render in held:
+            out.extend(self.update(held_version, render))
+        return out
+
+    def failed(self, code: ErrorCode, detail: str) -> list[Outgoing]:
+        """A requested watch failed: the client may join again."""
+        if self.phase is Phase.JOINING:
+            self.phase = Phase.READY
+        if code is ErrorCode.NOT_FOUND and self.phase is Phase.JOINED:
+            return [Error(code=code, message=detail, fatal=True), Close(CloseCode.GAME_EXPIRED, detail)]
+        return [Error(code=code, message=detail)]
+
+    def answered(self, act: Act, answer: Answer) -> list[Outgoing]:
+        """The service's answer to an action; a stale one is followed by a fresh view."""
+        if answer.accepted:
+            return [Accepted(action_id=act.action_id, version=answer.version)]
+        reason = RejectReason(answer.reason or RejectReason.ILLEGAL_ACTION)
+        rejected = Rejected(
+            action_id=act.action_id,
+            reason=reason,
+            rule=answer.rule,
+            message=(answer.message or reason.value)[:2000],
+            version=answer.version,
+        )
+        if reason is RejectReason.STALE_VERSION and self.game_id is not None and not self._catching_up:
+            self._catching_up = True
+            return [rejected, CatchUp(self.game_id, self.audience, self.version)]
+        return [rejected]
+
+    # what the game does
+
+    def update(self, version: int, render: Render) -> list[Outgoing]:
+        """A new version of the game, from any process: send it once, in order."""
+        if self.phase is Phase.JOINING or self._catching_up:
+            self._held.append((version, render))
+            return []
+        if self.phase is not Phase.JOINED or version <= self.version:
+            return []
+        if version > self.version + 1 and self.game_id is not None:
+            self._catching_up = True
+            self._held.append((version, render))
+            return [CatchUp(self.game_id, self.audience, self.version)]
+        self.version = version
+        return list(render(self.audience))
+
+    def resync(self) -> list[Outgoing]:
+        """The fan-out may have missed versions (its Redis connection dropped)."""
+        if self.phase is not Phase.JOINED or self.game_id is None or self._catching_up:
+            return []
+        self._catching_up = True
+        return [CatchUp(self.game_id, self.audience, self.version)]
+
+    def _welcome(self) -> Welcome:
+        return Welcome(
+            server=self.server,
+            protocol=self.negotiated.subprotocol,
+            versions=tuple(SUBPROTOCOLS),
+            limits=self.limits,
+            game_id=self.game_id,
+            seat=self.seat,
+        )
+
+    def _reject(self, action_id: str, reason: RejectReason, message: str) -> Rejected:
+        return Rejected(action_id=action_id, reason=reason, message=message, version=max(self.version, 0))
+
+
+def _out_of_order(message: str) -> Error:
+    return Error(code=ErrorCode.OUT_OF_ORDER, message=message)

@@ -1,0 +1,170 @@
+"""The per-connection state machine alone: no sockets, no Redis."""
+
+from __future__ import annotations
+
+from packplay.server.session import (
+    ACTION_BURST,
+    MAX_BAD_FRAMES,
+    Authenticate,
+    CatchUp,
+    Close,
+    Outgoing,
+    Render,
+    Session,
+    Submit,
+    Watch,
+)
+from packplay.server.store import Answer
+from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
+from packplay_protocol.from_client import Act, Hello, Join, Ping, Resume
+from packplay_protocol.limits import DEFAULT_LIMITS
+from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerMessage, Welcome
+from packplay_protocol.version import Encoding, Negotiated
+
+NEGOTIATED = Negotiated(subprotocol="packplay.v1.json", version=1, encoding=Encoding.JSON)
+TAKE = {"type": "mishra_factory.take", "belt_position": 0, "group": "C"}
+
+
+def _session() -> Session:
+    return Session(NEGOTIATED, DEFAULT_LIMITS, "test", now=0.0)
+
+
+def _marker(version: int) -> Render:
+    """A render whose messages say which version and audience they were built for."""
+
+    def render(audience: int | None) -> list[ServerMessage]:
+        return [Pong(nonce=f"v{version}/{audience}")]
+
+    return render
+
+
+def _joined(seat: int | None = 1, version: int = 3) -> Session:
+    session = _session()
+    if seat is None:
+        session.receive(Hello(), 0.0)
+        session.receive(Join(game_id="g", role="spectator"), 0.0)
+    else:
+        session.receive(Hello(token="t" * 20), 0.0)
+        session.authenticated(("g", seat))
+        session.receive(Join(game_id="g"), 0.0)
+    session.caught_up([], version)
+    return session
+
+
+def _act(action_id: str = "a1", version: int = 3) -> Act:
+    return Act(action_id=action_id, version=version, action=TAKE)
+
+
+def test_hello_without_a_token_welcomes_a_spectator() -> None:
+    (welcome,) = _session().receive(Hello(client="x"), 0.0)
+    assert isinstance(welcome, Welcome) and welcome.seat is None and welcome.protocol == "packplay.v1.json"
+
+
+def test_a_token_is_checked_before_the_welcome() -> None:
+    session = _session()
+    assert session.receive(Hello(token="t" * 20), 0.0) == [Authenticate("t" * 20)]
+    (welcome,) = session.authenticated(("g", 2))
+    assert isinstance(welcome, Welcome) and (welcome.game_id, welcome.seat) == ("g", 2)
+
+
+def test_an_unknown_token_closes_with_4001() -> None:
+    session = _session()
+    session.receive(Hello(token="t" * 20), 0.0)
+    error, close = session.authenticated(None)
+    assert isinstance(error, Error) and error.fatal and error.code is ErrorCode.UNAUTHORIZED
+    assert close == Close(CloseCode.UNAUTHORIZED, "unknown token")
+
+
+def test_messages_out_of_order_are_errors() -> None:
+    session = _session()
+    (early_join,) = session.receive(Join(game_id="g"), 0.0)
+    session.receive(Hello(), 0.0)
+    (second_hello,) = session.receive(Hello(), 0.0)
+    (early_resume,) = session.receive(Resume(from_version=0), 0.0)
+    for error in (early_join, second_hello, early_resume):
+        assert isinstance(error, Error) and error.code is ErrorCode.OUT_OF_ORDER
+
+
+def test_a_player_joins_only_the_game_of_its_token() -> None:
+    session = _session()
+    session.receive(Hello(token="t" * 20), 0.0)
+    session.authenticated(("g", 0))
+    (refused,) = session.receive(Join(game_id="other"), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.UNAUTHORIZED
+    assert session.receive(Join(game_id="g", from_version=4), 0.0) == [Watch("g", 0, 4)]
+
+
+def test_versions_arriving_while_joining_are_held_then_sent_once_in_order() -> None:
+    session = _session()
+    session.receive(Hello(), 0.0)
+    session.receive(Join(game_id="g", role="spectator"), 0.0)
+    assert session.update(5, _marker(5)) == []
+    assert session.update(6, _marker(6)) == []
+    out = session.caught_up([Pong(nonce="view5")], 5)
+    assert out == [Pong(nonce="view5"), Pong(nonce="v6/None")]
+
+
+def test_each_version_is_sent_once_and_a_gap_asks_to_catch_up() -> None:
+    session = _joined(seat=1, version=3)
+    assert session.update(4, _marker(4)) == [Pong(nonce="v4/1")]
+    assert session.update(4, _marker(4)) == []
+    assert session.update(3, _marker(3)) == []
+    assert session.update(6, _marker(6)) == [CatchUp("g", 1, 4)]
+    assert session.update(7, _marker(7)) == []
+    assert session.caught_up([Pong(nonce="events 4..6")], 6) == [
+        Pong(nonce="events 4..6"),
+        Pong(nonce="v7/1"),
+    ]
+
+
+def test_a_seat_acts_a_spectator_does_not() -> None:
+    assert _joined(seat=1).receive(_act(), 1.0) == [Submit("g", 1, _act())]
+    (refused,) = _joined(seat=None).receive(_act(), 1.0)
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.UNAUTHORIZED
+
+
+def test_acting_before_joining_is_rejected() -> None:
+    session = _session()
+    session.receive(Hello(token="t" * 20), 0.0)
+    session.authenticated(("g", 0))
+    (refused,) = session.receive(_act(), 0.0)
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.NOT_FOUND
+
+
+def test_actions_beyond_the_burst_are_rate_limited() -> None:
+    session = _joined()
+    answers = [session.receive(_act(f"a{i}"), 1.0)[0] for i in range(int(ACTION_BURST) + 1)]
+    assert all(isinstance(a, Submit) for a in answers[:-1])
+    assert isinstance(answers[-1], Rejected) and answers[-1].reason is RejectReason.RATE_LIMITED
+    assert isinstance(session.receive(_act("later"), 2.0)[0], Submit), "the bucket refills"
+
+
+def test_answers_become_accepted_or_rejected_and_stale_ones_catch_up() -> None:
+    session = _joined(version=3)
+    assert session.answered(_act(), Answer(accepted=True, version=4)) == [Accepted(action_id="a1", version=4)]
+    stale = Answer(accepted=False, version=5, reason="stale_version", message="moved on")
+    rejected, catch_up = session.answered(_act(), stale)
+    assert isinstance(rejected, Rejected) and rejected.reason is RejectReason.STALE_VERSION
+    assert rejected.version == 5 and catch_up == CatchUp("g", 1, 3)
+
+
+def test_bad_frames_get_errors_and_too_many_close_the_connection() -> None:
+    session = _session()
+    broken = DecodeError(code=ErrorCode.BAD_MESSAGE, message="bad action", action_id="a9")
+    rejected, error = session.receive(broken, 0.0)
+    assert isinstance(rejected, Rejected) and rejected.action_id == "a9"
+    assert isinstance(error, Error) and error.code is ErrorCode.BAD_MESSAGE
+    out: list[Outgoing] = []
+    for _ in range(MAX_BAD_FRAMES):
+        out = session.receive(DecodeError(code=ErrorCode.BAD_MESSAGE, message="x"), 0.0)
+    assert out[-1] == Close(CloseCode.BAD_MESSAGES, "too many bad frames")
+
+
+def test_ping_is_answered_in_any_phase() -> None:
+    assert _session().receive(Ping(nonce="n"), 0.0) == [Pong(nonce="n")]
+
+
+def test_a_resync_catches_up_from_the_last_version_sent() -> None:
+    session = _joined(version=8)
+    assert session.resync() == [CatchUp("g", 1, 8)]
+    assert session.resync() == [], "one catch-up at a time"

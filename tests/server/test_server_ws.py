@@ -1,0 +1,199 @@
+"""The WebSocket endpoint over real sockets: handshake, order of messages, bad input, slow readers."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+from pathlib import Path
+
+import pytest
+import websockets
+from server_client import Bot, Client, new_action_id, pick
+from server_lobby import open_game
+from server_processes import ServerProcess, start_server
+from websockets.exceptions import ConnectionClosed
+
+from packplay.server.embedded_redis import EmbeddedRedis
+from packplay_protocol.codec import decode_server
+from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
+from packplay_protocol.from_client import Act, Hello, Join, Ping
+from packplay_protocol.to_client import Error, Pong, Rejected, ViewMessage, Welcome
+from packplay_protocol.version import SUBPROTOCOLS, Encoding
+
+
+def _ws_url(server: ServerProcess) -> str:
+    return server.url.replace("http://", "ws://") + "/v1/ws"
+
+
+async def test_an_unknown_version_is_refused_with_what_the_server_speaks(
+    servers: list[ServerProcess],
+) -> None:
+    async with websockets.connect(_ws_url(servers[0]), subprotocols=["packplay.v9.json"]) as ws:  # type: ignore[list-item]
+        error = decode_server(await ws.recv(), Encoding.JSON)
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+    assert isinstance(error, Error) and error.code is ErrorCode.UNSUPPORTED_VERSION
+    assert set(error.spoken) == set(SUBPROTOCOLS) and error.fatal
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.UNSUPPORTED_VERSION
+
+
+async def test_the_first_message_is_hello_and_answers_welcome(servers: list[ServerProcess]) -> None:
+    client = Client(servers[1].url, Encoding.MSGPACK)
+    welcome = await client.connect()
+    assert welcome.protocol == "packplay.v1.msgpack" and welcome.seat is None
+    await client.send(Hello())
+    out_of_order = await client.recv()
+    await client.send(Ping(nonce="n1"))
+    pong = await client.recv()
+    assert isinstance(out_of_order, Error) and out_of_order.code is ErrorCode.OUT_OF_ORDER
+    assert pong == Pong(nonce="n1")
+    await client.close()
+
+
+async def test_an_unknown_token_is_closed_with_4001(servers: list[ServerProcess]) -> None:
+    async with websockets.connect(_ws_url(servers[0]), subprotocols=["packplay.v1.json"]) as ws:  # type: ignore[list-item]
+        await ws.send('{"type": "hello", "token": "not-a-real-token-at-all"}')
+        error = decode_server(await ws.recv(), Encoding.JSON)
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+    assert isinstance(error, Error) and error.code is ErrorCode.UNAUTHORIZED
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.UNAUTHORIZED
+
+
+async def test_who_may_act_where(servers: list[ServerProcess]) -> None:
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    other_game, _ = await open_game(servers[0].url, "mishra_factory", 2)
+    player = Client(servers[0].url)
+    await player.connect(tokens[0])
+    act = Act(
+        action_id="early", version=0, action={"type": "mishra_factory.take", "belt_position": 0, "group": "C"}
+    )
+    await player.send(act)
+    early = await player.recv()
+    await player.send(Join(game_id=other_game))
+    foreign = await player.recv()
+    assert isinstance(early, Rejected) and early.reason is RejectReason.NOT_FOUND
+    assert isinstance(foreign, Error) and foreign.code is ErrorCode.UNAUTHORIZED
+
+    spectator = Client(servers[1].url)
+    await spectator.connect()
+    await spectator.join(game_id, role="spectator")
+    await spectator.send(act)
+    refused = await spectator.until(lambda m: isinstance(m, Rejected))
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.UNAUTHORIZED
+    for client in (player, spectator):
+        await client.close()
+
+
+async def test_bad_frames_get_typed_errors_then_a_close(servers: list[ServerProcess]) -> None:
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    client = Client(servers[0].url)
+    await client.connect(tokens[0])
+    await client.join(game_id)
+    assert client.ws is not None
+    await client.ws.send("{nope")
+    garbage = await client.recv()
+    await client.ws.send('{"type": "teleport"}')
+    unknown = await client.recv()
+    await client.ws.send('{"type": "act", "action_id": "x1", "version": 0, "action": {"type": "chess.move"}}')
+    bad_action = await client.recv()
+    assert isinstance(garbage, Error) and garbage.code is ErrorCode.BAD_MESSAGE
+    assert isinstance(unknown, Error) and unknown.code is ErrorCode.UNKNOWN_TYPE
+    assert isinstance(bad_action, Rejected) and bad_action.reason is RejectReason.BAD_MESSAGE
+    with pytest.raises(ConnectionClosed) as closed:
+        for _ in range(20):
+            await client.ws.send(b"\xff")
+            await client.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.BAD_MESSAGES
+
+
+async def test_an_action_of_another_game_is_a_bad_message(servers: list[ServerProcess]) -> None:
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    client = Client(servers[0].url)
+    await client.connect(tokens[0])
+    view = await client.join(game_id)
+    wrong = {"type": "wedding_planner.draw"}
+    await client.send(Act(action_id="w1", version=view.version, action=wrong))
+    answer = await client.until(lambda m: isinstance(m, Rejected))
+    assert isinstance(answer, Rejected) and answer.reason is RejectReason.BAD_MESSAGE
+    await client.close()
+
+
+async def test_a_stale_action_is_rejected_then_a_fresh_view_follows(servers: list[ServerProcess]) -> None:
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    seats = [Client(servers[i].url) for i in range(2)]
+    for client, token in zip(seats, tokens, strict=True):
+        await client.connect(token)
+        await client.join(game_id)
+    await asyncio.gather(*(Bot(c, random.Random(i)).play(stop_after=2) for i, c in enumerate(seats)))
+    mover = next(c for c in seats if c.view is not None and c.view.legal.choices + c.view.legal.actions)
+    assert mover.view is not None and mover.view.version > 0
+    late = Act(action_id=new_action_id(), version=0, action=pick(mover.view.legal, random.Random(0)))
+    await mover.send(late)
+    answer = await mover.until(lambda m: isinstance(m, Rejected))
+    fresh = await mover.until_view()
+    assert isinstance(answer, Rejected) and answer.reason is RejectReason.STALE_VERSION
+    assert fresh.version == answer.version == mover.view.version
+    for client in seats:
+        await client.close()
+
+
+async def test_a_frame_over_the_limit_closes_with_1009(servers: list[ServerProcess]) -> None:
+    client = Client(servers[0].url)
+    await client.connect()
+    assert client.ws is not None
+    with pytest.raises(ConnectionClosed) as closed:
+        await client.ws.send("x" * (65 * 1024))
+        await client.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.MESSAGE_TOO_BIG
+
+
+async def test_a_client_that_stops_reading_is_told_to_resume_and_slows_nobody(
+    redis_server: EmbeddedRedis, tmp_path: Path
+) -> None:
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_SEND_QUEUE="4")
+    try:
+        game_id, tokens = await open_game(server.url, "mishra_factory", 4)
+        seats = [Client(server.url) for _ in tokens]
+        for client, token in zip(seats, tokens, strict=True):
+            await client.connect(token)
+            await client.join(game_id)
+        sleeper = await _sleepy_spectator(server, game_id)
+        for _ in range(200):
+            await sleeper.send('{"type": "resume", "from_version": 0}')
+
+        await asyncio.wait_for(
+            asyncio.gather(*(Bot(c, random.Random(i)).play() for i, c in enumerate(seats))), timeout=30
+        )
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                await asyncio.wait_for(sleeper.recv(), 10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.RESUME_REQUIRED
+        assert all(client.over is not None for client in seats)
+    finally:
+        server.stop()
+
+
+async def _sleepy_spectator(server: ServerProcess, game_id: str) -> websockets.ClientConnection:
+    """A spectator with a tiny receive window that reads nothing after joining.
+
+    It asks for the whole game again and again (``resume``), so the server has far
+    more to send it than the kernel buffers hold.
+    """
+    host, port = server.url.removeprefix("http://").split(":")
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 2048)
+    sock.connect((host, int(port)))
+    ws = await websockets.connect(
+        _ws_url(server),
+        sock=sock,
+        subprotocols=["packplay.v1.json"],  # type: ignore[list-item]
+        max_queue=1,
+        compression=None,  # deflate would shrink the backlog ~10x
+    )
+    await ws.send('{"type": "hello"}')
+    assert isinstance(decode_server(await ws.recv(), Encoding.JSON), Welcome)
+    await ws.send(f'{{"type": "join", "game_id": "{game_id}", "role": "spectator"}}')
+    assert isinstance(decode_server(await ws.recv(), Encoding.JSON), ViewMessage)
+    return ws
