@@ -128,17 +128,19 @@ class Game(ABC, Generic[S]):
             return LegalActions()
         return self._legal_actions(state, seat)
 
-    def apply(self, state: S, seat: int, action: Any) -> Transition[S]:
-        """Apply ``action`` by ``seat``; the input state is never modified.
+    def apply(self, state: S, seat: int, action: Any, *, copy: bool = True) -> Transition[S]:
+        """Apply ``action`` by ``seat``. The input state is not modified, unless ``copy``
+        is false: then an accepted action changes ``state`` itself (for a caller that
+        owns a private copy, such as the server with a state just read from storage).
 
         Raises:
-            RuleError: the action is refused; the state is unchanged.
+            RuleError: the action is refused; the state is unchanged either way.
         """
         if self.result(state) is not None:
             raise RuleError("over", "the game is over", "game_over")
         if seat not in self._pending(state):
             raise RuleError("turn", "nothing is pending for this seat", "not_your_turn")
-        work = clone(state)
+        work = clone(state) if copy else state
         events = self._apply(work, seat, action)
         return Transition(state=work, events=tuple(events))
 

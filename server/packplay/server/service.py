@@ -373,7 +373,7 @@ class Service:
             return _stored(RejectReason.STALE_VERSION, f"the game is at version {version}", version, digest)
         state = messages.decode_state(engine, snapshot.state)
         try:
-            transition = engine.apply(state, seat, act.action)
+            transition = engine.apply(state, seat, act.action, copy=False)  # state is our own copy
         except RuleError as error:
             reason = error.reason if error.reason in _REJECT_REASONS else RejectReason.ILLEGAL_ACTION
             return Answer(
