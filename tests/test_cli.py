@@ -67,6 +67,8 @@ def test_simulate_prints_outcomes(capsys, game, players):
     assert wins + draws >= 20
     if game == "day_night":
         assert "day wins" in out and "night wins" in out
+    if game == "mishra_factory":
+        assert "1st to play wins" in out and "3rd to play wins" in out
 
 
 def test_simulate_refuses_a_bad_player_count(capsys):

@@ -42,19 +42,19 @@ class Tally:
             self.games_by_role[role] += 1
 
     def report(self) -> str:
-        lines = [f"{self.game}, {self.players} players, {self.games} games, random play"]
-        lines.append(f"  games/s        {self.games / self.seconds:,.0f}" if self.seconds else "")
-        lines.append(f"  avg actions    {self.actions / max(self.games, 1):.1f}")
-        lines.append(f"  draws          {self.draws} ({self._pct(self.draws)})")
-        lines.append(f"  shared wins    {self.shared_wins} ({self._pct(self.shared_wins)})")
-        for seat in range(self.players):
-            lines.append(
-                f"  seat {seat} wins    {self.wins_by_seat[seat]} ({self._pct(self.wins_by_seat[seat])})"
-            )
-        for role in sorted(self.wins_by_role):
-            wins = self.wins_by_role[role]
-            lines.append(f"  {role + ' wins':<14} {wins} ({self._pct(wins)})")
-        return "\n".join(line for line in lines if line)
+        rows = [
+            ("games/s", f"{self.games / self.seconds:,.0f}" if self.seconds else "-"),
+            ("avg actions", f"{self.actions / max(self.games, 1):.1f}"),
+            ("draws", self._count(self.draws)),
+            ("shared wins", self._count(self.shared_wins)),
+        ]
+        rows += [(f"seat {seat} wins", self._count(self.wins_by_seat[seat])) for seat in range(self.players)]
+        rows += [(f"{role} wins", self._count(self.wins_by_role[role])) for role in sorted(self.wins_by_role)]
+        title = f"{self.game}, {self.players} players, {self.games} games, random play"
+        return "\n".join([title, *(f"  {label:<20} {value}" for label, value in rows)])
+
+    def _count(self, count: int) -> str:
+        return f"{count} ({self._pct(count)})"
 
     def _pct(self, count: int) -> str:
         return f"{100 * count / max(self.games, 1):.1f}%"

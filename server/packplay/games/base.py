@@ -71,6 +71,12 @@ def events_for(events: Iterable[Emitted], audience: Audience) -> list[Any]:
     return [e.event for e in events if e.visible_to(audience)]
 
 
+def place_in_turn_order(index: int) -> str:
+    """A role name for simulator statistics: ``1st to play``, ``2nd to play``, ..."""
+    suffix = {0: "st", 1: "nd", 2: "rd"}.get(index, "th")
+    return f"{index + 1}{suffix} to play"
+
+
 def clone(state: S) -> S:
     """A deep copy of a state struct (engines mutate only their own copy)."""
     return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))

@@ -8,7 +8,7 @@ from typing import Any
 import msgspec
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig
+from packplay.games.base import Audience, Emitted, Game, GameConfig, place_in_turn_order
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
@@ -98,6 +98,12 @@ class MishraFactory(Game[MishraFactoryState]):
 
     def view(self, state: MishraFactoryState, audience: Audience) -> View:
         return views.build_view(state, audience)
+
+    def roles(self, state: MishraFactoryState) -> tuple[str, ...]:
+        """Place in turn order: turns go clockwise (seat order) from the first seat."""
+        return tuple(
+            place_in_turn_order((seat - state.first_seat) % state.players) for seat in range(state.players)
+        )
 
     def zones(self, state: MishraFactoryState) -> dict[str, list[str]]:
         return views.zones(state)

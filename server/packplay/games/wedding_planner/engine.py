@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig, RuleError
+from packplay.games.base import Audience, Emitted, Game, GameConfig, RuleError, place_in_turn_order
 from packplay.games.wedding_planner import moves, views
 from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.setup import new_state
@@ -74,6 +74,11 @@ class WeddingPlanner(Game[WeddingState]):
 
     def view(self, state: WeddingState, audience: Audience) -> Any:
         return views.render(state, audience)
+
+    def roles(self, state: WeddingState) -> tuple[str, ...]:
+        """Place in turn order: turns go counter-clockwise (reverse seat order)."""
+        n = state.config.players
+        return tuple(place_in_turn_order((state.first_seat - seat) % n) for seat in range(n))
 
     def zones(self, state: WeddingState) -> Mapping[str, Sequence[str]]:
         return views.zones(state)
