@@ -22,6 +22,9 @@ SPECTATOR: None = None
 
 Audience = int | None
 
+GivenBoosters = Sequence[Sequence[CardInstance]] | None
+"""Boosters given to setup instead of opened (sandbox games, scenario tests), or None."""
+
 
 class RuleError(ValueError):
     """A refused action. ``rule`` names the ruling or section (``MF-2``, ``turn``).
@@ -104,7 +107,7 @@ class Game(ABC, Generic[S]):
         config: GameConfig,
         seed: int,
         catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None = None,
+        boosters: GivenBoosters = None,
     ) -> S:
         """A new game. Boosters are opened here from ``seed`` unless given explicitly.
 
@@ -151,13 +154,7 @@ class Game(ABC, Generic[S]):
         return Transition(state=work, events=tuple(events))
 
     @abstractmethod
-    def _setup(
-        self,
-        config: GameConfig,
-        seed: int,
-        catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None,
-    ) -> S: ...
+    def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> S: ...
 
     @abstractmethod
     def _pending(self, state: S) -> tuple[int, ...]: ...

@@ -12,13 +12,11 @@ The random draws and their order are documented in :mod:`.setup`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import msgspec
 
-from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig, RuleError
+from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, RuleError
 from packplay.games.base_race import play, views
 from packplay.games.base_race.setup import new_state
 from packplay.games.base_race.state import BaseRaceState
@@ -39,13 +37,7 @@ class BaseRace(Game[BaseRaceState]):
     state_type: ClassVar[type[msgspec.Struct]] = BaseRaceState
     action_type: ClassVar[Any] = Action
 
-    def _setup(
-        self,
-        config: GameConfig,
-        seed: int,
-        catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None,
-    ) -> BaseRaceState:
+    def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
 
     def _pending(self, state: BaseRaceState) -> tuple[int, ...]:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from itertools import permutations
 from typing import Any
 
 import msgspec
 
-from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig
+from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters
 from packplay.games.day_night import actions, flow, setup, views
 from packplay.games.day_night.state import SEATS, DayNightState
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
@@ -34,13 +32,7 @@ class DayNight(Game[DayNightState]):
     state_type = DayNightState
     action_type = Action
 
-    def _setup(
-        self,
-        config: GameConfig,
-        seed: int,
-        catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None,
-    ) -> DayNightState:
+    def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> DayNightState:
         return setup.new_game(config, seed, catalog, boosters)
 
     def _pending(self, state: DayNightState) -> tuple[int, ...]:

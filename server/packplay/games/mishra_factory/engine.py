@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import msgspec
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig, place_in_turn_order
+from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, place_in_turn_order
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
@@ -39,11 +38,7 @@ class MishraFactory(Game[MishraFactoryState]):
     action_type = Action
 
     def _setup(
-        self,
-        config: GameConfig,
-        seed: int,
-        catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None,
+        self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters
     ) -> MishraFactoryState:
         return setup.new_game(config, seed, catalog, boosters)
 

@@ -10,8 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Emitted, Game, GameConfig, RuleError, place_in_turn_order
+from packplay.games.base import (
+    Audience,
+    Emitted,
+    Game,
+    GameConfig,
+    GivenBoosters,
+    RuleError,
+    place_in_turn_order,
+)
 from packplay.games.wedding_planner import moves, views
 from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.setup import new_state
@@ -31,13 +38,7 @@ class WeddingPlanner(Game[WeddingState]):
     state_type: ClassVar[type[WeddingState]] = WeddingState
     action_type: ClassVar[Any] = Action
 
-    def _setup(
-        self,
-        config: GameConfig,
-        seed: int,
-        catalog: Any,
-        boosters: Sequence[Sequence[CardInstance]] | None,
-    ) -> WeddingState:
+    def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> WeddingState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
 
     def _pending(self, state: WeddingState) -> tuple[int, ...]:
