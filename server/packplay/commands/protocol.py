@@ -17,4 +17,8 @@ def register(commands: Any) -> None:
 
 
 def docs_command(args: argparse.Namespace) -> int:
-    return specgen.main(["--check"] if args.check else [])
+    # Imported here: the transcripts start a server, which the other commands never need.
+    from packplay import transcripts
+
+    specs = specgen.main(["--check"] if args.check else [])
+    return max(specs, transcripts.main(check=args.check))

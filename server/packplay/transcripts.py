@@ -1,0 +1,492 @@
+"""Annotated transcripts of real games for the protocol guide (``protocol/README.md``).
+
+For each game, a sandbox server (a private Redis and the app, in this process) plays
+one seeded two-player game: at each step the lowest pending seat plays
+:class:`~packplay_clients.bots.FirstBot`'s action through the SDK, and the next step
+waits until both seats hold the new version. Seat 0's REST calls and WebSocket
+frames are recorded, made deterministic (game id, tokens and times become
+placeholders), abbreviated (views show what changed; cards seen before shrink to
+id and name) and written between the guide's transcript markers.
+
+    packplay protocol docs            # regenerate (with the other protocol documents)
+    packplay protocol docs --check    # exit 1 when the guide's transcripts are stale
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+import socket
+import sys
+from collections import Counter
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import httpx
+import uvicorn
+
+from packplay.games.registry import get_game
+from packplay.server.app import create_app
+from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.settings import Settings
+from packplay_clients import FirstBot, GameConnection, RestClient, connect_websocket
+from packplay_clients.transport import Frame, Transport
+from packplay_protocol.specgen import PROTOCOL_DIR
+
+GUIDE = PROTOCOL_DIR / "README.md"
+BEGIN = "<!-- transcripts:begin -->"
+END = "<!-- transcripts:end -->"
+GAMES: tuple[tuple[str, int], ...] = (
+    ("day_night", 1),
+    ("mishra_factory", 1),
+    ("wedding_planner", 1),
+    ("base_race", 1),
+)
+"""Each game with the seed of its transcript."""
+WIDTH = 120
+STEP_TIMEOUT = 10.0
+Direction = Literal["sent", "received"]
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """One recorded frame: what seat 0's client sent or received, decoded from JSON."""
+
+    direction: Direction
+    channel: Literal["rest", "ws"]
+    body: Any
+    label: str = ""
+
+
+@dataclass
+class Recording:
+    """Seat 0's frames, and what must become placeholders."""
+
+    frames: list[Recorded] = field(default_factory=list)
+    secrets: dict[str, str] = field(default_factory=dict)
+
+
+# recording
+
+
+class _RecordingTransport:
+    """A transport that keeps a copy of every frame."""
+
+    def __init__(self, inner: Transport, recording: Recording) -> None:
+        self._inner = inner
+        self._recording = recording
+
+    @property
+    def subprotocol(self) -> str | None:
+        return self._inner.subprotocol
+
+    async def send(self, frame: Frame) -> None:
+        self._recording.frames.append(Recorded("sent", "ws", json.loads(frame)))
+        await self._inner.send(frame)
+
+    async def recv(self) -> Frame:
+        frame = await self._inner.recv()
+        self._recording.frames.append(Recorded("received", "ws", json.loads(frame)))
+        return frame
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        await self._inner.close(code, reason)
+
+
+class _RecordingHttp(httpx.AsyncBaseTransport):
+    def __init__(self, recording: Recording) -> None:
+        self._inner = httpx.AsyncHTTPTransport()
+        self._recording = recording
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self._inner.handle_async_request(request)
+        await response.aread()
+        label = f"{request.method} {request.url.path}"
+        sent = json.loads(request.content) if request.content else None
+        self._recording.frames.append(Recorded("sent", "rest", sent, label))
+        self._recording.frames.append(Recorded("received", "rest", json.loads(response.content), label))
+        return response
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+# playing
+
+
+async def record_game(base_url: str, game: str, seed: int) -> Recording:
+    """Play one seeded two-player game with FirstBot; seat 0's frames."""
+    recording = Recording()
+    async with RestClient(base_url, transport=_RecordingHttp(recording)) as lobby:
+        created = await lobby.create_game(game, 2, seed=seed)
+        grant = await lobby.join_seat(created.game_id, "Ada")
+    async with RestClient(base_url) as lobby:
+        other = await lobby.join_seat(created.game_id, "Bo")
+    recording.secrets |= {created.game_id: "<game_id>", grant.token: "<token of seat 0>"}
+    seats = [_connection(base_url, grant.token, 0, recording), _connection(base_url, other.token, 1, None)]
+    try:
+        for connection in seats:
+            await connection.open()
+            await connection.join()
+        await _play(seats)
+    finally:
+        for connection in seats:
+            await connection.close()
+    return recording
+
+
+def _connection(base_url: str, token: str, seat: int, recording: Recording | None) -> GameConnection:
+    async def connector(url: str, offer: Sequence[str]) -> Transport:
+        opened = await connect_websocket(url, offer)
+        return opened if recording is None else _RecordingTransport(opened, recording)
+
+    return GameConnection(
+        base_url,
+        token=token,
+        client="packplay-docs/1",
+        connector=connector,
+        keepalive=False,
+        action_prefix=f"seat{seat}",
+    )
+
+
+async def _play(seats: list[GameConnection]) -> None:
+    """One action at a time, by the lowest pending seat, each seen by both seats before the next."""
+    bot = FirstBot()
+    while (view := seats[0].view) is not None and view.result is None:
+        actor = seats[min(view.pending)]
+        assert actor.view is not None and actor.view.version == view.version
+        await actor.act(bot.choose(actor.view), version=view.version)
+        for connection in seats:
+            await connection.wait_for_version(view.version + 1, STEP_TIMEOUT)
+    for connection in seats:
+        await connection.wait_until(functools.partial(_over, connection), STEP_TIMEOUT)
+
+
+def _over(connection: GameConnection) -> bool:
+    return connection.game_over is not None
+
+
+@asynccontextmanager
+async def sandbox_server() -> AsyncIterator[str]:
+    """A sandbox server on a free loopback port, with its own private Redis; its base URL."""
+    with EmbeddedRedis() as redis, socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        port = listener.getsockname()[1]
+        settings = Settings(port=port, redis_url=redis.url, sandbox=True, log_level="warning")
+        config = uvicorn.Config(
+            create_app(settings), ws="websockets-sansio", log_level="warning", lifespan="on"
+        )
+        server = uvicorn.Server(config)
+        serving = asyncio.create_task(server.serve(sockets=[listener]))
+        while not server.started:
+            if serving.done():
+                serving.result()
+            await asyncio.sleep(0.02)
+        try:
+            yield f"http://127.0.0.1:{port}"
+        finally:
+            server.should_exit = True
+            await serving
+
+
+async def record_all() -> dict[str, Recording]:
+    async with sandbox_server() as base_url:
+        return {game: await record_game(base_url, game, seed) for game, seed in GAMES}
+
+
+# rendering
+
+INTRO = """\
+Each transcript is seat 0's side of a real two-player game on a sandbox server, written
+by `packplay protocol docs` (module `packplay.transcripts`). The seed is fixed; both
+seats are played by the SDK's `FirstBot` (the first legal action, else the first choice
+filled with its first options), one action at a time by the lowest pending seat. `→`
+marks what seat 0's client sends and `←` what it receives; `REST` lines are HTTP calls,
+the others WebSocket frames (JSON, one message per frame). The game id, the token and
+times are placeholders. For readability the first `view` is shown whole and every later
+one only with the fields that changed since the previous view (inside `view` too, where a
+list of per-seat objects keeps only the seats that changed), and a card shown once appears
+afterwards as its `id` and `name` only.
+"""
+
+
+def render(recordings: dict[str, Recording]) -> str:
+    """The guide's transcript section (without the markers)."""
+    games = [_render_game(game, seed, recordings[game]) for game, seed in GAMES]
+    return "\n".join([INTRO, *games])
+
+
+def _render_game(game: str, seed: int, recording: Recording) -> str:
+    writer = _Writer()
+    lines: list[str] = []
+    for frame in recording.frames:
+        if frame.channel == "ws" and not writer.connected:
+            writer.connected = True
+            lines.append("// (seat 1 takes the other seat the same way: the last seat taken starts the game)")
+        lines.extend(writer.lines(_placeheld(frame, recording.secrets)))
+    lines.append("// → (close 1000: the client is done)")
+    count = sum(frame.channel == "ws" for frame in recording.frames)
+    actions = writer.last_version
+    return "\n".join(
+        [
+            f"### {get_game(game).title} (`{game}`)",
+            "",
+            f"Seed {seed}, two players, {actions} actions; seat 0 exchanges {count} WebSocket frames.",
+            "",
+            "<details>",
+            f"<summary>The {get_game(game).title} transcript</summary>",
+            "",
+            "```jsonc",
+            *lines,
+            "```",
+            "",
+            "</details>",
+            "",
+        ]
+    )
+
+
+def _placeheld(frame: Recorded, secrets: dict[str, str]) -> Recorded:
+    def replace(value: Any) -> Any:
+        if isinstance(value, str):
+            for secret, placeholder in secrets.items():
+                value = value.replace(secret, placeholder)
+            return value
+        if isinstance(value, dict):
+            return {k: "<time>" if k == "created_at" else replace(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [replace(v) for v in value]
+        return value
+
+    return Recorded(frame.direction, frame.channel, replace(frame.body), replace(frame.label))
+
+
+class _Writer:
+    """Turns frames into annotated lines, remembering the last view and the cards shown."""
+
+    def __init__(self) -> None:
+        self.connected = False
+        self.cards: set[str] = set()
+        self.last_view: dict[str, Any] | None = None
+        self.last_version = 0
+
+    def lines(self, frame: Recorded) -> list[str]:
+        arrow = "→" if frame.direction == "sent" else "←"
+        if frame.channel == "rest":
+            note, body = _rest_note(frame), frame.body
+        else:
+            note, body = self._ws_note(frame.body)
+        out = [f"// {arrow} {note}"]
+        if body is not None:
+            out.append(_format(self._shorten(body)))
+        return out
+
+    def _ws_note(self, body: dict[str, Any]) -> tuple[str, Any]:
+        kind = body["type"]
+        if kind == "view":
+            return self._view_note(body)
+        if kind == "events":
+            self.last_version = body["to_version"]
+        return _NOTES.get(kind, _generic_note)(body), body
+
+    def _view_note(self, view: dict[str, Any]) -> tuple[str, Any]:
+        previous, self.last_view = self.last_view, view
+        if previous is None:
+            return _view_note(view, "in full"), view
+        return _view_note(view, "changed fields"), _changes(previous, view)
+
+    def _shorten(self, value: Any) -> Any:
+        if isinstance(value, list):
+            return [self._shorten(v) for v in value]
+        if not isinstance(value, dict):
+            return value
+        if _is_card(value):
+            if value["id"] in self.cards:
+                return {"id": value["id"], "name": value["name"]}
+            self.cards.add(value["id"])
+            return value
+        return {k: self._shorten(v) for k, v in value.items()}
+
+
+def _is_card(value: dict[str, Any]) -> bool:
+    return {"id", "name", "set", "number"} <= value.keys()
+
+
+def _changes(previous: dict[str, Any], current: dict[str, Any], nested: bool = False) -> dict[str, Any]:
+    """``current`` with only the fields that differ from ``previous``: at the top, and
+    inside the game's ``view`` at any depth (per-seat lists keep only the seats that changed)."""
+    out = {} if nested else {"type": current["type"], "version": current["version"]}
+    for key, value in current.items():
+        old = previous.get(key)
+        if key == "type":
+            out[key] = value
+        elif key not in out and old != value:
+            out[key] = _changed(old, value) if nested or key == "view" else value
+    return out
+
+
+def _changed(old: Any, new: Any) -> Any:
+    if isinstance(old, dict) and isinstance(new, dict):
+        return _changes(old, new, nested=True)
+    if _per_seat(old) and _per_seat(new) and len(old) == len(new):
+        return [
+            {"seat": n["seat"], **_changes(o, n, nested=True)}
+            for o, n in zip(old, new, strict=True)
+            if o != n
+        ]
+    return new
+
+
+def _per_seat(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, dict) and "seat" in v for v in value)
+
+
+def _rest_note(frame: Recorded) -> str:
+    if frame.direction == "sent" and frame.label.endswith("/seats"):
+        return f"REST {frame.label}: take the lowest free seat"
+    if frame.direction == "sent":
+        return f"REST {frame.label}: create a two-player game (a sandbox server accepts a seed)"
+    if frame.label.endswith("/seats"):
+        return "REST 201: seat 0 and its secret token (shown once; the server keeps only its hash)"
+    return "REST 201: the game, open until both seats are taken"
+
+
+def _view_note(view: dict[str, Any], shown: str) -> str:
+    at = f"view at version {view['version']}, {shown}"
+    if view.get("result") is not None:
+        return f"{at}: the game is over; the seed is revealed"
+    legal = view["legal"]
+    if not legal["actions"] and not legal["choices"]:
+        return f"{at}: waiting for seat {_seats(view['pending'])}"
+    offers = [f"{len(legal['actions'])} action(s)"] if legal["actions"] else []
+    offers += [f"a choice of {_count(c['min_count'], c['max_count'])} cards" for c in legal["choices"]]
+    return f"{at}: seat 0 to decide ({', '.join(offers)})"
+
+
+def _count(low: int, high: int) -> str:
+    return str(low) if low == high else f"{low}-{high}"
+
+
+def _seats(seats: list[int]) -> str:
+    return " and ".join(str(s) for s in seats)
+
+
+def _act_note(act: dict[str, Any]) -> str:
+    return f"act {act['action_id']} on version {act['version']}: {act['action']['type']}"
+
+
+def _events_note(events: dict[str, Any]) -> str:
+    counted = Counter(e["type"] for e in events["events"])
+    kinds = ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in counted.items()) or "nothing seat 0 may see"
+    return f"events {events['from_version']} → {events['to_version']}: {kinds}"
+
+
+def _game_over_note(over: dict[str, Any]) -> str:
+    result = over["result"]
+    scores = ", ".join(f"{s:g}" for s in result["scores"])
+    won = "a draw" if result["draw"] else f"seat {_seats(result['winners'])} wins"
+    return f"game_over: {won}, scores {scores} ({result['reason']}); the replay is at replay_url"
+
+
+def _generic_note(body: dict[str, Any]) -> str:
+    return str(body["type"])
+
+
+_NOTES = {
+    "hello": lambda m: "hello with the seat's token",
+    "welcome": lambda m: f"welcome: {m['protocol']}, the limits, and the seat the token holds",
+    "join": lambda m: f"join the game as a {m['role']}",
+    "act": _act_note,
+    "accepted": lambda m: f"accepted: {m['action_id']} made version {m['version']}",
+    "rejected": lambda m: f"rejected {m['action_id']}: {m['reason']}",
+    "events": _events_note,
+    "game_over": _game_over_note,
+}
+
+
+def _format(value: Any, depth: int = 0) -> str:
+    """JSON on one line when it fits the width (a card always does), else broken into lines
+    that each hold as many short members as fit."""
+    flat = json.dumps(value, ensure_ascii=False)
+    if not isinstance(value, dict | list) or _flat(value) or len(flat) + 2 * depth <= WIDTH:
+        return flat
+    pad, end = "  " * (depth + 1), "  " * depth
+    if isinstance(value, dict):
+        items = [f"{json.dumps(k)}: {_format(v, depth + 1)}" for k, v in value.items()]
+        opening, closing = "{", "}"
+    else:
+        items = [_format(v, depth + 1) for v in value]
+        opening, closing = "[", "]"
+    lines = _packed(items, WIDTH - len(pad))
+    return f"{opening}\n" + ",\n".join(pad + line for line in lines) + f"\n{end}{closing}"
+
+
+def _packed(items: list[str], width: int) -> list[str]:
+    """Short one-line items joined into lines of at most ``width`` characters."""
+    lines: list[str] = []
+    for item in items:
+        if lines and "\n" not in item and "\n" not in lines[-1] and len(lines[-1]) + len(item) + 2 <= width:
+            lines[-1] += ", " + item
+        else:
+            lines.append(item)
+    return lines
+
+
+def _flat(value: dict[str, Any] | list[Any]) -> bool:
+    """Lists of scalars (card ids) and records of scalars, short lists and small records
+    (a card, a board piece) read best on one line."""
+    if isinstance(value, list):
+        return all(map(_scalar, value))
+    return all(_scalar(m) or _flat_shallow(m) for m in value.values())
+
+
+def _flat_shallow(value: Any) -> bool:
+    if isinstance(value, list):
+        return all(map(_scalar, value))
+    return isinstance(value, dict) and all(map(_scalar, value.values()))
+
+
+def _scalar(value: Any) -> bool:
+    return not isinstance(value, dict | list)
+
+
+# the guide
+
+
+def section(text: str) -> str:
+    """The transcript section of the guide ``text``.
+
+    Raises:
+        ValueError: the markers are missing.
+    """
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError(f"{GUIDE.name} lacks the markers {BEGIN} ... {END}")
+    return text[start + len(BEGIN) : end].strip("\n")
+
+
+def with_section(text: str, body: str) -> str:
+    start, end = text.index(BEGIN) + len(BEGIN), text.index(END)
+    return f"{text[:start]}\n{body.strip(chr(10))}\n{text[end:]}"
+
+
+def main(check: bool = False, guide: Path = GUIDE) -> int:
+    """Write the transcripts into the guide, or (``check``) exit 1 when they are stale."""
+    text = guide.read_text(encoding="utf-8")
+    body = render(asyncio.run(record_all()))
+    if section(text) == body.strip("\n"):
+        return 0
+    if check:
+        print(
+            f"stale: {guide.parent.name}/{guide.name} (transcripts); run: packplay protocol docs",
+            file=sys.stderr,
+        )
+        return 1
+    guide.write_text(with_section(text, body), encoding="utf-8")
+    print(f"wrote {guide.parent.name}/{guide.name} (transcripts)")
+    return 0

@@ -1,0 +1,119 @@
+"""The connection's promises, against a scripted server on the in-memory transport."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from clients_memory import GAME_ID, Peer, ScriptedServer, an_action, view_at, welcome
+
+from packplay_clients import ConnectionLost, GameConnection, ServerError
+from packplay_protocol.errors import ErrorCode
+from packplay_protocol.from_client import Act, Hello, Join, Resume
+from packplay_protocol.to_client import Accepted, Error, Events, ViewMessage
+
+TOKEN = "t" * 32
+
+
+async def joined(server: ScriptedServer, version: int = 3) -> tuple[GameConnection, Peer]:
+    """A connection that said hello and joined, holding ``version``."""
+    connection = GameConnection("ws://scripted", token=TOKEN, connector=server.connector, keepalive=False)
+    opening = asyncio.create_task(connection.open())
+    peer = await server.accept()
+    assert await peer.receive() == Hello(client=connection.client, token=TOKEN)
+    await peer.send(welcome())
+    await opening
+    joining = asyncio.create_task(connection.join())
+    assert await peer.receive() == Join(game_id=GAME_ID, role="player")
+    await peer.send(view_at(version))
+    await joining
+    return connection, peer
+
+
+async def test_a_4000_close_resumes_from_the_last_version_and_resends_pending_actions() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server)
+    acting = asyncio.create_task(connection.act(an_action(), action_id="a-1"))
+    sent = await peer.receive()
+    await peer.close(4000)
+
+    again = await server.accept()
+    assert await again.receive() == Hello(client=connection.client, token=TOKEN)
+    await again.send(welcome())
+    assert await again.receive() == Join(game_id=GAME_ID, role="player", from_version=3)
+    assert await again.receive() == sent
+    await again.send(Accepted(action_id="a-1", version=4))
+    assert await acting == Accepted(action_id="a-1", version=4)
+    assert isinstance(sent, Act) and sent.version == 3
+    assert connection.resumed_after == [4000]
+    await connection.close()
+
+
+async def test_a_gap_in_events_is_resumed_and_the_stream_stays_chained() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server, version=3)
+    await peer.send(Events(game_id=GAME_ID, from_version=5, to_version=6, events=()))
+    assert await peer.receive() == Resume(from_version=3)
+    await peer.send(Events(game_id=GAME_ID, from_version=3, to_version=6, events=()), view_at(6))
+    await connection.wait_for_version(6, timeout=5)
+    await connection.close()
+
+    received = [m async for m in connection.messages()]
+    chain = [(m.from_version, m.to_version) for m in received if isinstance(m, Events)]
+    assert chain == [(3, 6)] and connection.gaps == 1 and connection.version == 6
+    assert [m.version for m in received if isinstance(m, ViewMessage)] == [3, 6]
+
+
+@pytest.mark.parametrize("code", [1000, 4001, 4003, 4004])
+async def test_other_close_codes_end_the_connection_for_good(code: int) -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server)
+    acting = asyncio.create_task(connection.act(an_action()))
+    await peer.receive()
+    await peer.close(code)
+    with pytest.raises(ConnectionLost) as lost:
+        await acting
+    assert lost.value.code == code and server.attempts == 1
+    with pytest.raises(ConnectionLost):
+        await connection.wait_until(lambda: False)
+
+
+async def test_resuming_gives_up_after_its_attempts() -> None:
+    server = ScriptedServer(refuse=10)
+    connection, peer = await joined(server)
+    connection.reconnect_attempts, connection.reconnect_delay = 3, 0.001
+    await peer.close(1012)
+    with pytest.raises(ConnectionLost) as lost:
+        await connection.wait_until(lambda: False, timeout=5)
+    assert lost.value.code == 1012 and "could not resume" in lost.value.reason and server.attempts == 4
+
+
+async def test_a_refused_hello_and_join_raise_server_errors() -> None:
+    server = ScriptedServer()
+    connection = GameConnection("ws://scripted", token=TOKEN, connector=server.connector, keepalive=False)
+    opening = asyncio.create_task(connection.open())
+    peer = await server.accept()
+    await peer.receive()
+    await peer.send(Error(code=ErrorCode.UNAUTHORIZED, message="unknown token", fatal=True))
+    with pytest.raises(ServerError) as refused:
+        await opening
+    assert refused.value.code is ErrorCode.UNAUTHORIZED
+
+    connection, peer = await joined(ScriptedServer())
+    await connection.close()
+    server = ScriptedServer()
+    spectator = GameConnection("ws://scripted", connector=server.connector, keepalive=False)
+    opening = asyncio.create_task(spectator.open())
+    peer = await server.accept()
+    await peer.receive()
+    await peer.send(welcome(seat=None))
+    await opening
+    with pytest.raises(ValueError, match="pass game_id"):
+        await spectator.join()
+    joining = asyncio.create_task(spectator.join("gone"))
+    await peer.receive()
+    await peer.send(Error(code=ErrorCode.NOT_FOUND, message="no game gone"))
+    with pytest.raises(ServerError) as missing:
+        await joining
+    assert missing.value.code is ErrorCode.NOT_FOUND and spectator.game_id is None
+    await spectator.close()

@@ -1,0 +1,66 @@
+"""Full games through the SDK over real sockets: RandomBot in every seat, spectators, FirstBot."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from clients_servers import Server
+from clients_tables import Connections, chain_breaks, collect, fetch_replay, open_table, play_all
+
+from packplay_clients import FirstBot, RandomBot, pending
+from packplay_protocol.errors import RejectReason
+from packplay_protocol.to_client import Events, GameOver, Rejected, ViewMessage
+
+GAMES = [("day_night", 2), ("mishra_factory", 3), ("wedding_planner", 2), ("base_race", 2)]
+
+
+@pytest.mark.parametrize("encoding", ["json", "msgpack"])
+@pytest.mark.parametrize(("game", "players"), GAMES)
+async def test_random_bots_play_every_game_to_the_end(
+    server: Server, connections: Connections, game: str, players: int, encoding: str
+) -> None:
+    game_id, tokens = await open_table(server.url, game, players)
+    table = await connections.seat_all(server.url, game_id, tokens, encoding)
+    overs = await play_all(table, [RandomBot(seed) for seed in range(players)])
+
+    replay = await fetch_replay(server.url, game_id)
+    assert {over.result for over in overs} == {replay.result}
+    for seat, received in enumerate(table.received):
+        assert chain_breaks(received) == [], seat
+        assert table.seats[seat].version == len(replay.log)
+        assert table.seats[seat].gaps == 0 and table.seats[seat].decode_errors == []
+        assert sum(isinstance(m, GameOver) for m in received) == 1
+    played = [entry.action_id for entry in replay.log if entry.seat == 0]
+    assert all(action_id is not None and action_id.startswith(table.seats[0]._prefix) for action_id in played)
+
+
+async def test_a_spectator_follows_the_game_and_cannot_act(server: Server, connections: Connections) -> None:
+    game_id, tokens = await open_table(server.url, "wedding_planner", 2)
+    table = await connections.seat_all(server.url, game_id, tokens)
+    spectator = await connections.connect(server.url)
+    first = await spectator.join(game_id, role="spectator")
+    seat_view = next(c.view for c in table.seats if c.view is not None and pending(c.view))
+    refused = await spectator.act(FirstBot().choose(seat_view), version=first.version)
+    watched = asyncio.create_task(collect(spectator))
+    await play_all(table, [RandomBot(1), RandomBot(2)])
+    await spectator.wait_until(lambda: spectator.game_over is not None, 10)
+    await spectator.close()
+    received = await watched
+
+    assert spectator.seat is None and first.seat is None
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.UNAUTHORIZED
+    views = [m for m in received if isinstance(m, ViewMessage)]
+    assert views and all(v.legal.empty and v.seat is None and not pending(v) for v in views)
+    assert chain_breaks([first, *received]) == []
+    assert any(isinstance(m, Events) for m in received) and isinstance(received[-1], GameOver)
+
+
+async def test_first_bots_replay_the_same_seeded_game(server: Server, connections: Connections) -> None:
+    logs = []
+    for _ in range(2):
+        game_id, tokens = await open_table(server.url, "mishra_factory", 2, seed=42)
+        table = await connections.seat_all(server.url, game_id, tokens, "msgpack")
+        await play_all(table, [FirstBot(), FirstBot()])
+        logs.append([(e.seat, e.action) for e in (await fetch_replay(server.url, game_id)).log])
+    assert logs[0] == logs[1] and len(logs[0]) > 10
