@@ -3,33 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
-from clients_servers import Server, start_server
 from clients_tables import Connections
+from support_servers import ServerProcess, redis_server, spare_server, start_server
 
 from packplay.server.embedded_redis import EmbeddedRedis
 
-
-@pytest.fixture(scope="session")
-def clients_redis() -> Iterator[EmbeddedRedis]:
-    with EmbeddedRedis() as server:
-        yield server
+__all__ = ["connections", "redis_server", "server", "spare_server"]
 
 
 @pytest.fixture(scope="session")
-def server(clients_redis: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One sandbox server process for the session."""
-    started = start_server(clients_redis.url, tmp_path_factory.mktemp("clients-server"))
-    yield started
-    started.stop()
-
-
-@pytest.fixture
-def spare_server(clients_redis: EmbeddedRedis, tmp_path: Path) -> Iterator[Server]:
-    """A second process on the same Redis, for a test that stops one."""
-    started = start_server(clients_redis.url, tmp_path)
+    started = start_server(redis_server.url, tmp_path_factory.mktemp("clients-server"))
     yield started
     started.stop()
 

@@ -6,8 +6,8 @@ import asyncio
 import json
 
 import pytest
-from clients_servers import Server
 from clients_tables import Connections, fetch_replay, open_table
+from support_servers import ServerProcess as Server
 
 from packplay.cli import main
 from packplay_clients import FirstBot, play

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from clients_servers import Server
 from clients_tables import Connections, chain_breaks, collect, fetch_replay, open_table, play_all
+from support_servers import ServerProcess as Server
 
 from packplay_clients import FirstBot, RandomBot, pending
 from packplay_protocol.errors import RejectReason

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from clients_servers import Server
 from clients_tables import Connections, open_table
+from support_servers import ServerProcess as Server
 
 from packplay_clients import ApiError, ConnectionLost, RestClient, ServerError, connect
 from packplay_protocol.errors import ErrorCode

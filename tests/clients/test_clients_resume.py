@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from clients_servers import Server
 from clients_tables import IDLE_TIMEOUT, Connections, chain_breaks, collect, fetch_replay, open_table
+from support_servers import ServerProcess as Server
 
 from packplay_clients import (
     GameConnection,

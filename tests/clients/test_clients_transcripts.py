@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from clients_servers import Server
+from support_servers import ServerProcess as Server
 
 from packplay.transcripts import BEGIN, END, GAMES, GUIDE, record_game, render, section, with_section
 

@@ -5,20 +5,17 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 import redis
-from server_processes import ServerProcess, start_server
+from support_servers import ServerProcess, redis_server, spare_server, start_server
 
 from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.store import Store
 
-
-@pytest.fixture(scope="session")
-def redis_server() -> Iterator[EmbeddedRedis]:
-    with EmbeddedRedis() as server:
-        yield server
+__all__ = ["redis_server", "redis_url", "servers", "spare_server", "store"]
+QUICK = {"PACKPLAY_SEND_QUEUE": "64", "PACKPLAY_CLOCK_INTERVAL": "0.2"}
+"""The shared servers' settings: a short send queue, and turn clocks checked five times a second."""
 
 
 @pytest.fixture
@@ -44,15 +41,7 @@ def servers(
     """Two server processes sharing the session's Redis, like two pods behind a balancer."""
     log_dir = tmp_path_factory.mktemp("servers")
     with ThreadPoolExecutor(2) as pool:
-        started = list(pool.map(lambda _: start_server(redis_server.url, log_dir), range(2)))
+        started = list(pool.map(lambda _: start_server(redis_server.url, log_dir, **QUICK), range(2)))
     yield started
     for server in started:
         server.stop()
-
-
-@pytest.fixture
-def spare_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[ServerProcess]:
-    """A third process, for tests that kill one."""
-    server = start_server(redis_server.url, tmp_path)
-    yield server
-    server.stop()

@@ -1,8 +1,8 @@
 """A small protocol-v1 client over real sockets, and a bot that plays from the view alone.
 
-Used by the integration tests and by ``load/bench_server.py``. The client checks the
-server's promises as it goes: events chain version to version (nothing lost, nothing
-twice), views never go back in time.
+Used by the integration tests. The client checks the server's promises as it goes:
+events chain version to version (nothing lost, nothing twice), views never go back
+in time.
 """
 
 from __future__ import annotations

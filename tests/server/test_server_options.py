@@ -10,7 +10,7 @@ import msgspec
 import pytest
 from server_leaks import catalog
 from server_lobby import fetch_replay, open_game
-from server_processes import ServerProcess
+from support_servers import ServerProcess
 
 from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings

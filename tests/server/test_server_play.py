@@ -13,7 +13,7 @@ import pytest
 from server_client import Bot, Client
 from server_leaks import leaks, replay_states
 from server_lobby import fetch_replay, open_game, replayed_result
-from server_processes import ServerProcess
+from support_servers import ServerProcess
 
 from packplay_protocol.to_client import GameOver
 from packplay_protocol.version import Encoding

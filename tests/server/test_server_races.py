@@ -8,7 +8,7 @@ from collections import Counter
 
 from server_client import Bot, Client, new_action_id, pick
 from server_lobby import fetch_replay, open_game
-from server_processes import ServerProcess
+from support_servers import ServerProcess
 
 from packplay.server.service import Service
 from packplay.server.settings import Settings

@@ -11,7 +11,7 @@ import pytest
 from openapi_spec_validator import validate
 from server_client import Bot, Client
 from server_lobby import open_game
-from server_processes import ServerProcess
+from support_servers import ServerProcess
 
 from packplay_protocol.rest import PROBLEM_MEDIA_TYPE, GameList, GameSnapshot, GameSummary, Problem, SeatGrant
 

@@ -10,7 +10,7 @@ import msgspec
 from server_client import Bot, Client
 from server_leaks import leaks, replay_states
 from server_lobby import fetch_replay, open_game, replayed_result
-from server_processes import ServerProcess
+from support_servers import ServerProcess
 
 from packplay_protocol.rest import GameSnapshot
 from packplay_protocol.to_client import Events, ViewMessage

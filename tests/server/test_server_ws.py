@@ -11,7 +11,7 @@ import pytest
 import websockets
 from server_client import Bot, Client, new_action_id, pick
 from server_lobby import open_game
-from server_processes import ServerProcess, start_server
+from support_servers import ServerProcess, start_server
 from websockets.exceptions import ConnectionClosed
 
 from packplay.server.embedded_redis import EmbeddedRedis

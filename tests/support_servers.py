@@ -1,4 +1,9 @@
-"""``packplay serve`` processes for the integration tests and the benchmark."""
+"""Server processes for the integration and SDK tests: a private Redis and ``packplay serve`` on free ports.
+
+Shared by ``tests/server`` and ``tests/clients`` (``tests`` is on pytest's ``pythonpath``).
+Each folder's conftest re-exports the fixtures below, so each folder has its own
+private Redis-compatible server per test session (never the machine's).
+"""
 
 from __future__ import annotations
 
@@ -6,24 +11,23 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+import pytest
 
-from packplay.server.embedded_redis import free_port
+from packplay.server.embedded_redis import EmbeddedRedis, free_port
 
 START_TIMEOUT = 20.0
-SERVER_ENV = {
-    "PACKPLAY_SEND_QUEUE": "64",
-    "PACKPLAY_CLOCK_INTERVAL": "0.2",
-    "PACKPLAY_LOG_LEVEL": "warning",
-}
+SERVER_ENV = {"PACKPLAY_SANDBOX": "1", "PACKPLAY_LOG_LEVEL": "warning"}
+"""Every test server's settings beyond the defaults (the SDK's transcripts show the default limits)."""
 
 
 @dataclass
 class ServerProcess:
-    """One ``packplay serve`` process on a free port."""
+    """One ``packplay serve`` process on a free port; ``url`` is its base URL."""
 
     url: str
     process: subprocess.Popen[bytes]
@@ -35,6 +39,7 @@ class ServerProcess:
         self.process.wait()
 
     def stop(self) -> None:
+        """Stop gracefully: open connections are closed with 1001 (going away)."""
         if self.process.poll() is None:
             self.process.terminate()
             try:
@@ -44,11 +49,12 @@ class ServerProcess:
 
 
 def start_server(redis_url: str, log_dir: Path, **env: str) -> ServerProcess:
+    """Start a server with :data:`SERVER_ENV` and ``env`` (``PACKPLAY_*`` settings), once it is ready."""
     port = free_port()
     log = log_dir / f"server-{port}.log"
     command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port), "--redis-url", redis_url]
     environ = {k: v for k, v in os.environ.items() if not k.startswith("PACKPLAY_")}
-    environ.update(SERVER_ENV, PACKPLAY_SANDBOX="1", **env)
+    environ.update(SERVER_ENV, **env)
     with log.open("wb") as sink:
         process = subprocess.Popen(command, env=environ, stdout=sink, stderr=subprocess.STDOUT)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)
@@ -69,3 +75,18 @@ def _wait_ready(server: ServerProcess) -> None:
         time.sleep(0.1)
     server.stop()
     raise RuntimeError(f"server not ready in time: {server.log.read_text()}")
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[EmbeddedRedis]:
+    """A private Redis-compatible server for the test session."""
+    with EmbeddedRedis() as server:
+        yield server
+
+
+@pytest.fixture
+def spare_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[ServerProcess]:
+    """A server process of the test's own on the session's Redis, for tests that stop or kill one."""
+    server = start_server(redis_server.url, tmp_path)
+    yield server
+    server.stop()
