@@ -38,13 +38,24 @@ def fingerprint(legal: LegalActions[Any]) -> bytes:
 
 
 def track(
-    engine: Game[Any], state: Any, players: int, version: int, now: float, previous: Sequence[Decision] = ()
+    engine: Game[Any],
+    state: Any,
+    players: int,
+    version: int,
+    now: float,
+    previous: Sequence[Decision] = (),
+    actor: int | None = None,
 ) -> tuple[Decision, ...]:
-    """Every seat's decision at ``version``; unchanged ones keep their start."""
+    """Every seat's decision at ``version``; unchanged ones keep their start.
+
+    The seat that just acted (``actor``) always faces a new decision, even one with
+    the same legal actions as before (a Day vs Night hand that came back whole):
+    its action ended the old one.
+    """
     tracked = []
     for seat in range(players):
         digest = fingerprint(engine.legal_actions(state, seat))
-        old = previous[seat] if seat < len(previous) else None
+        old = previous[seat] if seat < len(previous) and seat != actor else None
         tracked.append(old if old is not None and old.digest == digest else Decision(version, now, digest))
     return tuple(tracked)
 

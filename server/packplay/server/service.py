@@ -399,9 +399,8 @@ class Service:
         meta, new_version, now = snapshot.meta, snapshot.version + 1, self.now()
         state = transition.state
         finished = engine.result(state) is not None
-        tracked = decisions.track(
-            engine, state, meta.config.players, new_version, now, decisions.decode(snapshot.legal)
-        )
+        previous = decisions.decode(snapshot.legal)
+        tracked = decisions.track(engine, state, meta.config.players, new_version, now, previous, actor=seat)
         entry = LogEntry(
             version=new_version,
             at=now,
