@@ -50,13 +50,22 @@ class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Emitted(msgspec.Struct, frozen=True):
-    """One event and who may see it: ``to`` None means everyone, spectators included."""
+    """One event and who may see it: ``to`` None means everyone (spectators included)
+    but the seats in ``exclude``; otherwise only the seats in ``to``."""
 
     event: Any
     to: frozenset[int] | None = None
+    exclude: frozenset[int] = frozenset()
 
     def visible_to(self, audience: Audience) -> bool:
-        return self.to is None or (audience is not None and audience in self.to)
+        if self.to is None:
+            return audience not in self.exclude
+        return audience is not None and audience in self.to
+
+
+def told_apart(seat: int, private: Any, public: Any) -> list[Emitted]:
+    """One happening told twice: in full to ``seat``, redacted to everyone else."""
+    return [Emitted(private, frozenset({seat})), Emitted(public, exclude=frozenset({seat}))]
 
 
 S = TypeVar("S", bound=msgspec.Struct)

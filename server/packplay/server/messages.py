@@ -47,7 +47,11 @@ def _action_union(game_name: str) -> Any:
 def stored_events(emitted: Iterable[Emitted]) -> tuple[StoredEvent, ...]:
     """Events as plain data for the log, each with the seats that may see it."""
     return tuple(
-        StoredEvent(msgspec.to_builtins(e.event), None if e.to is None else tuple(sorted(e.to)))
+        StoredEvent(
+            msgspec.to_builtins(e.event),
+            None if e.to is None else tuple(sorted(e.to)),
+            tuple(sorted(e.exclude)),
+        )
         for e in emitted
     )
 
@@ -59,8 +63,14 @@ def visible_events(game_name: str, entries: Iterable[LogEntry], audience: Audien
         msgspec.convert(stored.event, union)
         for entry in entries
         for stored in entry.events
-        if stored.to is None or (audience is not None and audience in stored.to)
+        if _visible(stored, audience)
     )
+
+
+def _visible(stored: StoredEvent, audience: Audience) -> bool:
+    if stored.to is None:
+        return audience not in stored.exclude
+    return audience is not None and audience in stored.to
 
 
 def events_message(meta: GameMeta, entries: list[LogEntry], audience: Audience, since: int) -> Events:

@@ -57,10 +57,12 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
 
 
 class StoredEvent(msgspec.Struct, frozen=True, array_like=True):
-    """An event as plain data, and the seats that may see it (None: everyone)."""
+    """An event as plain data and who may see it: the seats in ``to``, or, when ``to`` is
+    None, everyone but the seats in ``exclude``."""
 
     event: Any
     to: tuple[int, ...] | None = None
+    exclude: tuple[int, ...] = ()
 
 
 class LogEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from packplay.cards.model import COLOR_ORDER, CardInstance, Color
-from packplay.games.base import Emitted, RuleError
+from packplay.games.base import Emitted, RuleError, told_apart
 from packplay.games.day_night import flow
 from packplay.games.day_night.state import SEATS, DayNightState
 from packplay_protocol.games.day_night import (
@@ -62,10 +62,9 @@ def apply_place(state: DayNightState, seat: int, action: Place) -> list[Emitted]
     row = [hand[card_id] for card_id in ids]
     state.rows[seat] = row
     state.hands[seat] = [card for card in state.hands[seat] if card.id not in chosen]
-    events = [
-        Emitted(RowPlaced(seat=seat, count=len(row), cards=tuple(row)), frozenset({seat})),
-        Emitted(RowPlaced(seat=seat, count=len(row))),
-    ]
+    events = told_apart(
+        seat, RowPlaced(seat=seat, count=len(row), cards=tuple(row)), RowPlaced(seat=seat, count=len(row))
+    )
     if all(state.rows[other] for other in range(SEATS)):
         flow.reveal_rows(state, events)
     return events
@@ -121,4 +120,4 @@ def apply_declare(state: DayNightState, seat: int, action: Declare) -> list[Emit
 def commit_events(seat: int, private: ChoiceCommitted) -> list[Emitted]:
     """C-5: the choice goes to its owner only; everyone learns that the seat committed."""
     public = ChoiceCommitted(seat=seat, step=private.step)
-    return [Emitted(private, frozenset({seat})), Emitted(public)]
+    return told_apart(seat, private, public)

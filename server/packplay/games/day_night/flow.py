@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Emitted
+from packplay.games.base import Emitted, told_apart
 from packplay.games.day_night.colors import is_colorless, is_multicolored, pair_outcome
 from packplay.games.day_night.state import SEATS, DayNightState
 from packplay_protocol.games.day_night import (
@@ -69,8 +69,8 @@ def bury_hand(state: DayNightState, seat: int, events: list[Emitted]) -> None:
         return
     state.buried[seat].extend(cards)
     state.hands[seat] = []
-    events.append(Emitted(HandDiscarded(seat=seat, count=len(cards), cards=tuple(cards)), frozenset({seat})))
-    events.append(Emitted(HandDiscarded(seat=seat, count=len(cards))))
+    private = HandDiscarded(seat=seat, count=len(cards), cards=tuple(cards))
+    events.extend(told_apart(seat, private, HandDiscarded(seat=seat, count=len(cards))))
 
 
 def resolve(state: DayNightState, events: list[Emitted]) -> None:

@@ -7,7 +7,7 @@ leaves the state as it was.
 from __future__ import annotations
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Emitted, RuleError
+from packplay.games.base import Emitted, RuleError, told_apart
 from packplay.games.wedding_planner.scoring import score_hand, winners
 from packplay.games.wedding_planner.state import (
     WeddingState,
@@ -27,10 +27,8 @@ def draw(state: WeddingState, seat: int) -> list[Emitted]:
     state.hands[seat].append(card)
     state.phase = "discard"
     count = len(state.draw)
-    return [
-        Emitted(Drew(seat=seat, draw_count=count)),
-        Emitted(Drew(seat=seat, draw_count=count, card=state.cards[card]), to=frozenset({seat})),
-    ]
+    private = Drew(seat=seat, draw_count=count, card=state.cards[card])
+    return told_apart(seat, private, Drew(seat=seat, draw_count=count))
 
 
 def take(state: WeddingState, seat: int, card: str) -> list[Emitted]:
