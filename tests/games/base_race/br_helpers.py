@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import count
 from typing import Any
+
+from card_factory import make_card
 
 from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, GameConfig, Transition
@@ -13,7 +14,6 @@ from packplay.games.base_race.state import BaseRaceState, layout_squares, row_co
 from packplay_protocol.games.base_race import Layout, Move
 
 ENGINE = BaseRace()
-_numbers = count()
 
 Square = tuple[int, int]
 
@@ -29,19 +29,14 @@ def make(
     magic_back: bool = True,
     layout: str = "normal",
 ) -> CardInstance:
-    number = next(_numbers)
-    return CardInstance(
-        set="TST",
-        number=str(number),
-        name=name or f"{' '.join(types) or 'Insert'} {number}",
-        rarity="common",
+    return make_card(
+        types=types,
+        name=name,
         layout=layout,
-        types=tuple(types),
         supertypes=tuple(supertypes),
         toughness=toughness,
         loyalty=loyalty,
         basic_land=basic,
-        id=f"id{number:05d}",
         magic_back=magic_back,
     )
 

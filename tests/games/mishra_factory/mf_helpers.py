@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import count
-from typing import Any, cast
+from typing import Any
 
 import msgspec
+from card_factory import make_card
 
-from packplay.cards.model import CardInstance, Color
+from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, RuleError, Transition, clone
 from packplay.games.mishra_factory import MishraFactory, MishraFactoryState
 from packplay_protocol.games.mishra_factory import Group, Take
 
 ENGINE = MishraFactory()
-_ids = count()
 
 
 def card(
@@ -27,17 +26,9 @@ def card(
     card_id: str | None = None,
 ) -> CardInstance:
     """A card: ``colors`` like "WU"; ``land`` makes it a Land (colors kept as given)."""
-    number = next(_ids)
-    return CardInstance(
-        set="TST",
-        number=str(number),
-        name=name or f"Card {number}",
-        rarity="common",
-        colors=tuple(cast(Color, c) for c in colors),
-        mana_value=mv,
-        types=("Land",) if land else ("Creature",),
-        id=card_id or f"id{number:04d}",
-        magic_back=magic_back,
+    types = ("Land",) if land else ("Creature",)
+    return make_card(
+        colors=colors, types=types, name=name, card_id=card_id, mana_value=mv, magic_back=magic_back
     )
 
 

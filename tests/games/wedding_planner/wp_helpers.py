@@ -3,19 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import count
-from typing import Any, cast
+from typing import Any
 
 import msgspec
+from card_factory import make_card
 
-from packplay.cards.model import CardInstance, Color
+from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, GameConfig, RuleError, Transition, clone
 from packplay.games.wedding_planner import WeddingPlanner
 from packplay.games.wedding_planner.state import WeddingState
 from packplay_protocol.games.wedding_planner import Discard, Draw, Take
 
 ENGINE = WeddingPlanner()
-_numbers = count()
 
 
 def card(
@@ -29,16 +28,12 @@ def card(
     card_id: str | None = None,
 ) -> CardInstance:
     """A card: ``colors`` like "WU"; ``types`` its front-face card types."""
-    number = next(_numbers)
-    return CardInstance(
-        set="TST",
-        number=str(number),
-        name=name or f"Test Card {number}",
-        rarity="common",
-        colors=tuple(cast(Color, c) for c in colors),
+    return make_card(
+        colors=colors,
+        types=types,
+        name=name,
+        card_id=card_id,
         mana_value=mv,
-        types=tuple(types),
-        id=card_id or f"t{number:05d}",
         foil=foil,
         magic_back=magic_back,
     )
