@@ -54,12 +54,19 @@ class Rendered:
             cached = self._cache[audience] = self._render(audience)
         return cached
 
+    def _fresh_state(self, engine: Game[Any]) -> Any:
+        """The state this process committed for this version if it has it, else decoded."""
+        fresh = self._game.fresh
+        if fresh is not None and fresh[0] == self.version:
+            return fresh[1]
+        return messages.decode_state(engine, self.update.state)
+
     def _render(self, audience: Audience) -> list[ServerMessage]:
         meta, engine = self._game.meta, self._game.engine
         if meta is None or engine is None:
             raise RuntimeError("rendered before the game's meta was known")
         if self._state is None:
-            self._state = messages.decode_state(engine, self.update.state)
+            self._state = self._fresh_state(engine)
         entry = self.update.entry
         out: list[ServerMessage] = [
             messages.events_message(meta, [entry], audience, entry.version - 1),
@@ -77,6 +84,8 @@ class _Game:
     subscribed: asyncio.Event = field(default_factory=asyncio.Event)
     meta: GameMeta | None = None
     engine: Game[Any] | None = None
+    fresh: tuple[int, Any] | None = None
+    """The last version this process committed and its state, never mutated after the commit."""
 
 
 class Fanout:
@@ -120,6 +129,11 @@ class Fanout:
     def game_name(self, game_id: str) -> str:
         game = self._games.get(game_id)
         return game.meta.config.game if game is not None and game.meta is not None else "unknown"
+
+    def committed(self, game_id: str, version: int, state: Any) -> None:
+        game = self._games.get(game_id)
+        if game is not None and state is not None:
+            game.fresh = (version, state)
 
     def describe(self, meta: GameMeta) -> None:
         """What rendering needs besides the update (known once the watcher loaded the game)."""

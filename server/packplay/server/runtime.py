@@ -61,6 +61,7 @@ class Runtime:
         # later collection, which would otherwise walk it again (pauses of tens of ms).
         gc.freeze()
         self.fanout = Fanout(self.store.redis)
+        self.service.committed = self.fanout.committed
         await self.fanout.start()
         self._clock_task = asyncio.create_task(self._clocks(), name="packplay-clocks")
         self.accepting = True

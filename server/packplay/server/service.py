@@ -124,6 +124,8 @@ class Service:
         self._load_catalog = catalog
         self._catalog: Catalog | None = None
         self.now = now
+        self.committed: Callable[[str, int, Any], None] = lambda game_id, version, state: None
+        """Told of each version this process commits, with its state (the fan-out sets it)."""
 
     @property
     def catalog(self) -> Catalog:
@@ -345,6 +347,7 @@ class Service:
                 return await self._remember(game_id, field, decided)
             outcome, previous, version = await self.store.commit(decided)
             if outcome == "ok":
+                self.committed(game_id, decided.entry.version, decided.decoded)
                 await self._after_commit(decided)
                 return decided.answer or _accepted(decided.entry.version, digest)
             if outcome == "duplicate" and previous is not None:
@@ -421,6 +424,7 @@ class Service:
             answer_field=answer_field(seat, act.action_id),
             answer=_accepted(new_version, digest),
             deadline=None if finished else decisions.deadline(tracked, engine.pending(state), meta.clock),
+            decoded=state,
         )
 
     async def _after_commit(self, commit: Commit) -> None:
