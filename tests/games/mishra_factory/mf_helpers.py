@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
+import rules_checks
 from card_factory import make_card
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import GameConfig, RuleError, Transition, clone
+from packplay.games.base import GameConfig, RuleError, Transition
 from packplay.games.mishra_factory import MishraFactory, MishraFactoryState
 from packplay_protocol.games.mishra_factory import Group, Take
 
@@ -72,16 +72,8 @@ def step(state: MishraFactoryState, action: Take) -> Transition[MishraFactorySta
 
 
 def refused(state: MishraFactoryState, seat: int, action: Any) -> RuleError:
-    """Assert that ``action`` is refused with the state untouched; return the error."""
-    before = msgspec.msgpack.encode(state)
-    snapshot = clone(state)
-    try:
-        ENGINE.apply(state, seat, action)
-    except RuleError as error:
-        assert msgspec.msgpack.encode(state) == before
-        assert state == snapshot
-        return error
-    raise AssertionError("the action was accepted")
+    """Assert that ``action`` is refused and changes nothing; return the error."""
+    return rules_checks.refused(ENGINE, state, seat, action)
 
 
 def ids(items: Sequence[CardInstance]) -> list[str]:

@@ -6,10 +6,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
+import rules_checks
 from card_factory import make_card
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import Emitted, GameConfig, RuleError, Transition, clone
+from packplay.games.base import Emitted, GameConfig, RuleError, Transition
 from packplay.games.wedding_planner import WeddingPlanner
 from packplay.games.wedding_planner.state import WeddingState
 from packplay_protocol.games.wedding_planner import Discard, Draw, Take
@@ -118,16 +119,8 @@ def hand_of(state: WeddingState, seat: int) -> list[str]:
 
 
 def refused(state: WeddingState, seat: int, action: Any) -> RuleError:
-    """Apply an action that must be refused; checks the state is unchanged."""
-    before = msgspec.msgpack.encode(state)
-    copy = clone(state)
-    try:
-        ENGINE.apply(state, seat, action)
-    except RuleError as error:
-        assert msgspec.msgpack.encode(state) == before
-        assert state == copy
-        return error
-    raise AssertionError(f"{action!r} was accepted")
+    """Assert that ``action`` is refused and changes nothing; return the error."""
+    return rules_checks.refused(ENGINE, state, seat, action)
 
 
 def encoded(obj: Any) -> str:
