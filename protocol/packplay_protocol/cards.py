@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -10,6 +10,18 @@ Color = Literal["W", "U", "B", "R", "G"]
 Rarity = Literal["common", "uncommon", "rare", "mythic", "special"]
 
 COLOR_ORDER: tuple[Color, ...] = ("W", "U", "B", "R", "G")
+
+CardId = Annotated[
+    str,
+    msgspec.Meta(
+        min_length=1,
+        max_length=64,
+        description=(
+            "One physical card of a game, drawn at random: it says nothing about the card. "
+            "Its facts, when the audience may know them, are in the view message's `cards` table."
+        ),
+    ),
+]
 
 
 class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):

@@ -40,6 +40,17 @@ class RuleError(ValueError):
         self.reason = reason
 
 
+class GameState(msgspec.Struct, kw_only=True):
+    """What every game's state holds: every card of the game by instance id.
+
+    Zones (hands, rows, piles, the board) hold card ids only; ``cards`` gives their
+    facts. It is filled at setup and never changes afterwards, so copies of a state
+    share it, and storage keeps it once per game rather than once per version.
+    """
+
+    cards: dict[str, CardInstance]
+
+
 class GameConfig(msgspec.Struct, frozen=True, kw_only=True):
     """How a game is set up: which game, how many seats, which sets, options."""
 
@@ -68,7 +79,7 @@ def told_apart(seat: int, private: Any, public: Any) -> list[Emitted]:
     return [Emitted(private, frozenset({seat})), Emitted(public, exclude=frozenset({seat}))]
 
 
-S = TypeVar("S", bound=msgspec.Struct)
+S = TypeVar("S", bound=GameState)
 
 
 class Transition(msgspec.Struct, Generic[S], frozen=True):
@@ -90,8 +101,18 @@ def place_in_turn_order(index: int) -> str:
 
 
 def clone(state: S) -> S:
-    """A deep copy of a state struct (engines mutate only their own copy)."""
-    return msgspec.msgpack.decode(msgspec.msgpack.encode(state), type=type(state))
+    """A deep copy of a state struct (engines mutate only their own copy).
+
+    The card table is shared, not copied: it never changes after setup.
+    """
+    copied = msgspec.msgpack.decode(msgspec.msgpack.encode(without_cards(state)), type=type(state))
+    copied.cards = state.cards
+    return copied
+
+
+def without_cards(state: S) -> S:
+    """A shallow copy of ``state`` with an empty card table (what changes from version to version)."""
+    return msgspec.structs.replace(state, cards={})
 
 
 class Game(ABC, Generic[S]):
@@ -107,7 +128,7 @@ class Game(ABC, Generic[S]):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_sets: ClassVar[tuple[str, ...]]
-    state_type: ClassVar[type[msgspec.Struct]]
+    state_type: ClassVar[type[GameState]]
     action_type: ClassVar[Any]
     """The union of this game's action structs (for decoding)."""
 
@@ -206,6 +227,16 @@ class Game(ABC, Generic[S]):
     def hidden_from(self, state: S, audience: Audience) -> frozenset[str]:
         """Ids of the cards whose identity ``audience`` may not know now (C-6).
 
-        The property tests check that no card in this set appears with its facts
-        in that audience's view or events.
+        The property tests check that no card in this set is in the audience's
+        card table (:meth:`known_cards`).
         """
+
+    def known_cards(self, state: S, audience: Audience) -> list[str]:
+        """Ids of the cards whose facts ``audience`` may know now, sorted.
+
+        Views and events name cards by id only; a client finds the facts of these
+        cards in the view message's card table. Every card of the game that is not
+        hidden from the audience is in it.
+        """
+        hidden = self.hidden_from(state, audience)
+        return sorted(card_id for card_id in state.cards if card_id not in hidden)

@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
-from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, RuleError
+from packplay.games.base import Audience, Emitted, Game, GameConfig, GameState, GivenBoosters, RuleError
 from packplay.games.base_race import play, views
 from packplay.games.base_race.setup import new_state
 from packplay.games.base_race.state import BaseRaceState
@@ -34,7 +34,7 @@ class BaseRace(Game[BaseRaceState]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     default_sets: ClassVar[tuple[str, ...]] = ("ZNR",)
-    state_type: ClassVar[type[msgspec.Struct]] = BaseRaceState
+    state_type: ClassVar[type[GameState]] = BaseRaceState
     action_type: ClassVar[Any] = Action
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import msgspec
 
-from packplay.cards.model import CardInstance
-from packplay.games.base import GameConfig
+from packplay.games.base import GameConfig, GameState
 from packplay_protocol.games.base_race import COLUMNS, LAYOUT_SIZE, ROWS
 
 SQUARES = ROWS * COLUMNS
@@ -13,7 +12,7 @@ NOBODY = -1
 SEATS = (0, 1)
 
 
-class BaseRaceState(msgspec.Struct, kw_only=True):
+class BaseRaceState(GameState, kw_only=True):
     """Everything about one game.
 
     ``board`` has one entry per square (``row * 4 + col``): a card id or None.
@@ -29,7 +28,6 @@ class BaseRaceState(msgspec.Struct, kw_only=True):
     seed: int
     config: GameConfig
     move_limit: int
-    cards: dict[str, CardInstance]
     owners: dict[str, int]
     set_aside: list[str]
     out: list[str]

@@ -49,7 +49,8 @@ def new_game(
     boosters = game_boosters(config, SEATS, DEFAULT_SETS, catalog, rng, boosters)
     if day_seat is None:
         day_seat = rng.below(SEATS)
-    state = DayNightState(config=config, seed=seed, day_seat=day_seat)
+    cards = {card.id: card for booster in boosters for card in booster}
+    state = DayNightState(cards=cards, config=config, seed=seed, day_seat=day_seat)
     for seat, booster in enumerate(boosters):
         state.hands[seat] = sorted((c for c in booster if c.magic_back), key=lambda c: c.id)
         state.set_aside[seat] = [c for c in booster if not c.magic_back]  # C-1

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from packplay.cards.model import CardInstance, Color
-from packplay.games.base import GameConfig
+from packplay.games.base import GameConfig, GameState
 from packplay_protocol.games.day_night import Outcome, Phase, Role
 
 SEATS = 2
@@ -15,7 +15,7 @@ def per_seat_cards() -> list[list[CardInstance]]:
     return [[] for _ in range(SEATS)]
 
 
-class DayNightState(msgspec.Struct, kw_only=True):
+class DayNightState(GameState, kw_only=True):
     """Everything about a game; lists indexed by seat are in seat order.
 
     ``round`` is 1-3 (3 stays once over); ``k`` the row size of the round (DN-5).

@@ -58,6 +58,7 @@ def new_game(
     if first_seat is None:
         first_seat = rng.below(config.players)
     return MishraFactoryState(
+        cards={card.id: card for card in cards},
         config=config,
         seed=seed,
         players=config.players,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 from packplay.cards.model import CardInstance
-from packplay.games.base import GameConfig
+from packplay.games.base import GameConfig, GameState
 from packplay_protocol.games.mishra_factory import Group
 
 
@@ -16,7 +16,7 @@ class Collected(msgspec.Struct, kw_only=True):
     group: Group
 
 
-class MishraFactoryState(msgspec.Struct, kw_only=True):
+class MishraFactoryState(GameState, kw_only=True):
     """Everything about a game. ``deck`` is top first; ``belt`` is in position order.
 
     ``turn`` is the seat to play; ``turn_number`` counts the takes so far.

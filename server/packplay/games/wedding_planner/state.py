@@ -4,10 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-import msgspec
-
-from packplay.cards.model import CardInstance
-from packplay.games.base import GameConfig
+from packplay.games.base import GameConfig, GameState
 
 TURNS_PER_PLAYER = 4
 """The game ends after every player has had this many turns (RULES.md)."""
@@ -18,7 +15,7 @@ HAND_SIZE = 4
 TurnPhase = Literal["pickup", "discard"]
 
 
-class WeddingState(msgspec.Struct, kw_only=True):
+class WeddingState(GameState, kw_only=True):
     """Everything about one game; mutated in place only on a private copy.
 
     ``draw`` lists the face-down draw pile top first; ``discard`` lists the
@@ -30,7 +27,6 @@ class WeddingState(msgspec.Struct, kw_only=True):
 
     config: GameConfig
     seed: int
-    cards: dict[str, CardInstance]
     hands: list[list[str]]
     themes: list[str | None]
     draw: list[str]
