@@ -52,7 +52,7 @@ from packplay_protocol.version import Encoding
 
 TABLES = (("mishra_factory", 2), ("wedding_planner", 2), ("day_night", 2), ("base_race", 2))
 HEALTH_TIMEOUT = 20.0
-"""Seconds the server has to answer ``GET /v1/health`` after it is started."""
+"""Seconds the server has to answer ``GET /v2/health`` after it is started."""
 
 
 # the server under test
@@ -91,7 +91,7 @@ async def _until_healthy(base: str, server: subprocess.Popen[bytes], log: IO[byt
                 return
             await asyncio.sleep(0.1)
     log.seek(0)
-    state = "exited" if server.poll() is not None else "did not answer /v1/health in time"
+    state = "exited" if server.poll() is not None else "did not answer /v2/health in time"
     raise RuntimeError(f"the server {state}:\n{log.read().decode(errors='replace')}")
 
 

@@ -68,7 +68,7 @@ def _wait_ready(server: ServerProcess) -> None:
         if server.process.poll() is not None:
             raise RuntimeError(f"server exited: {server.log.read_text()}")
         try:
-            if httpx.get(server.url + "/v1/ready", timeout=1).status_code == 200:
+            if httpx.get(server.url + "/v2/ready", timeout=1).status_code == 200:
                 return
         except httpx.TransportError:
             pass

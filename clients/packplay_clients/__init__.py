@@ -2,9 +2,10 @@
 
 Modules: ``rest`` (the REST lobby, :class:`RestClient`), ``connection`` (one game over
 the WebSocket, :class:`GameConnection`), ``bots`` (:class:`RandomBot`,
-:class:`FirstBot`, :func:`play`), ``legal`` (actions built from a view's legal
-choices), ``transport`` (the injectable transport: WebSocket or in memory),
-``errors``.
+:class:`FirstBot`, :func:`play`, the :class:`Bot` and :class:`Observing` interfaces),
+``legal`` (actions built from a view's legal choices), ``tournament`` (a tournament player
+driven by a bot, :func:`play_tournament`), ``transport`` (the injectable
+transport: WebSocket or in memory), ``errors``.
 
 A seat played to the end by a bot::
 
@@ -16,7 +17,7 @@ A seat played to the end by a bot::
         over = await play(connection, RandomBot(seed=1))
 """
 
-from packplay_clients.bots import BOTS, Bot, FirstBot, RandomBot, pending, play
+from packplay_clients.bots import BOTS, Bot, FirstBot, Observing, RandomBot, pending, play
 from packplay_clients.connection import (
     CLIENT_NAME,
     RESUME_CLOSE_CODES,
@@ -35,6 +36,7 @@ from packplay_clients.errors import (
 )
 from packplay_clients.legal import count_range, fill, first_fill, random_fill
 from packplay_clients.rest import RestClient
+from packplay_clients.tournament import Servers, play_tournament
 from packplay_clients.transport import (
     Connector,
     MemoryTransport,
@@ -56,11 +58,13 @@ __all__ = [
     "FirstBot",
     "GameConnection",
     "MemoryTransport",
+    "Observing",
     "PackplayError",
     "PlayError",
     "RandomBot",
     "RestClient",
     "ServerError",
+    "Servers",
     "Transport",
     "TransportClosed",
     "WebSocketTransport",
@@ -72,6 +76,7 @@ __all__ = [
     "memory_pair",
     "pending",
     "play",
+    "play_tournament",
     "random_fill",
     "ws_url",
 ]

@@ -2,6 +2,9 @@
 
 A bot sees exactly what a person's client sees: the ``view`` message, whose
 ``legal`` lists what the seat may do. It needs no rules knowledge and cannot cheat.
+A bot that also wants the events its seat is sent (what happened, not only what the
+table looks like now) implements :class:`Observing` as well; :func:`play` then
+passes it every update's events before it asks for the next decision.
 """
 
 from __future__ import annotations
@@ -10,14 +13,14 @@ import asyncio
 import functools
 import random
 import time
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 from packplay_clients.connection import Answer, GameConnection
 from packplay_clients.errors import PlayError
 from packplay_clients.legal import first_fill, random_fill
 from packplay_protocol.errors import RejectReason
-from packplay_protocol.to_client import GameOver, Rejected, ViewMessage
+from packplay_protocol.to_client import Events, GameOver, Rejected, ServerMessage, Update, ViewMessage
 
 Observer = Callable[[Answer, float], None]
 """Called with each answer and its round trip in seconds (from sending ``act`` to the answer)."""
@@ -29,6 +32,21 @@ class Bot(Protocol):
     """Decides one action from a view in which its seat has something to decide."""
 
     def choose(self, view: ViewMessage) -> Any: ...
+
+
+@runtime_checkable
+class Observing(Protocol):
+    """A bot that also hears the events its seat is sent (optional, beside :class:`Bot`).
+
+    ``observe(version, events)`` is called with the events that brought the seat's view
+    to ``version``: an update's events, or a catch-up's (``events`` message) after a
+    resume, in order and before ``choose`` is asked about that version. Events from
+    before the bot started (a seat joined mid-game) are not replayed: a bot must be able
+    to decide from the view alone, and may use the events to remember and to infer.
+    Events name cards by id; their facts are in the view's ``cards`` table.
+    """
+
+    def observe(self, version: int, events: Sequence[Any]) -> None: ...
 
 
 def pending(view: ViewMessage) -> bool:
@@ -71,10 +89,13 @@ async def play(
     *,
     observe: Observer | None = None,
     idle_timeout: float | None = None,
+    think: Callable[[], float] | None = None,
 ) -> GameOver:
     """Act for the connection's seat whenever its view says it is pending, until the game is over.
 
-    The connection must have joined. Returns the ``game_over`` message.
+    The connection must have joined. A bot that is :class:`Observing` hears every
+    update's events from then on. ``think`` gives the seconds to wait before each
+    decision (a person's thinking time). Returns the ``game_over`` message.
 
     Raises:
         PlayError: an action was refused for a reason deciding again cannot fix.
@@ -83,15 +104,31 @@ async def play(
     """
     if connection.view is None:
         raise ValueError("join a game before playing")
-    while connection.game_over is None:
-        view = connection.view
-        if pending(view):
-            answer = await _act(connection, bot, view, observe)
-            if isinstance(answer, Rejected) and answer.reason is RejectReason.RATE_LIMITED:
-                await asyncio.sleep(_retry_delay(connection))
-                continue
-        await connection.wait_until(functools.partial(_moved_on, connection, view), idle_timeout)
+    stop = connection.listen(functools.partial(_tell, bot)) if isinstance(bot, Observing) else None
+    try:
+        while connection.game_over is None:
+            view = connection.view
+            if pending(view) and think is not None:
+                await asyncio.sleep(think())
+                if connection.game_over is not None or connection.view is not view:
+                    continue  # the game moved on while thinking: decide on the new view
+            if pending(view):
+                answer = await _act(connection, bot, view, observe)
+                if isinstance(answer, Rejected) and answer.reason is RejectReason.RATE_LIMITED:
+                    await asyncio.sleep(_retry_delay(connection))
+                    continue
+            await connection.wait_until(functools.partial(_moved_on, connection, view), idle_timeout)
+    finally:
+        if stop is not None:
+            stop()
     return connection.game_over
+
+
+def _tell(bot: Observing, message: ServerMessage) -> None:
+    if isinstance(message, Update):
+        bot.observe(message.version, message.events)
+    elif isinstance(message, Events):
+        bot.observe(message.to_version, message.events)
 
 
 async def _act(connection: GameConnection, bot: Bot, view: ViewMessage, observe: Observer | None) -> Answer:

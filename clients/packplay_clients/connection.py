@@ -6,11 +6,13 @@ action and returns the server's answer. One reader task decodes every frame, kee
 the last view and version, and puts each message on a stream
 (:meth:`GameConnection.messages`).
 
-The connection keeps the promises of the protocol for its caller: ``events`` on the
-stream chain version to version (a gap is answered with ``resume`` and the frames
-out of the chain are dropped), and after a close that asks for it (4000, 1001,
-1006, 1012) it reconnects, joins again from the last version seen, and sends again
-the actions still waiting for an answer (the server applies each action id once).
+The connection keeps the promises of the protocol for its caller: it keeps the
+seat's view exact from the server's updates (each ``update`` patches the view
+message of the version before it; a gap, or a patch that does not fit, is answered
+with ``resume``, which brings a whole view), and after a close that asks for it
+(4000, 1001, 1006, 1012, 1013) it reconnects, joins again from the last version
+seen, and sends again the actions still waiting for an answer (the server applies
+each action id once).
 """
 
 from __future__ import annotations
@@ -25,9 +27,12 @@ from collections.abc import AsyncIterator, Callable
 from types import TracebackType
 from typing import Any
 
+import msgspec
+
 from packplay_clients.errors import ConnectionLost, PackplayError, ServerError, TransportClosed
 from packplay_clients.transport import MAX_FRAME_BYTES, Connector, Transport, connect_websocket
-from packplay_protocol.codec import decode_server, encode
+from packplay_protocol import patch
+from packplay_protocol.codec import decode_plain, decode_server, encode
 from packplay_protocol.errors import CloseCode, DecodeError
 from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume, Role
 from packplay_protocol.to_client import (
@@ -37,19 +42,24 @@ from packplay_protocol.to_client import (
     GameOver,
     Rejected,
     ServerMessage,
+    Update,
     ViewMessage,
     Welcome,
 )
 from packplay_protocol.version import PROTOCOL_VERSION, SUBPROTOCOLS, WS_PATH, Encoding, subprotocol
 
 CLIENT_NAME = "packplay-python/1"
-RESUME_CLOSE_CODES = frozenset({CloseCode.RESUME_REQUIRED, CloseCode.GOING_AWAY, 1006, 1012})
+RESUME_CLOSE_CODES = frozenset(
+    {CloseCode.RESUME_REQUIRED, CloseCode.GOING_AWAY, CloseCode.TRY_AGAIN_LATER, 1006, 1012}
+)
 """Close codes after which the connection reconnects and resumes (1012: service restart)."""
 Answer = Accepted | Rejected
+Listener = Callable[[ServerMessage], None]
+"""Called with each message :meth:`GameConnection.messages` yields, as it is received."""
 
 
 def ws_url(url: str) -> str:
-    """The WebSocket endpoint of a server: ``http://host:8000`` gives ``ws://host:8000/v1/ws``.
+    """The WebSocket endpoint of a server: ``http://host:8000`` gives ``ws://host:8000/v2/ws``.
 
     A ``ws``/``wss`` URL that already names the endpoint is kept as it is.
     """
@@ -111,14 +121,16 @@ class GameConnection:
         self.keepalive = keepalive
         self.welcome: Welcome | None = None
         self.view: ViewMessage | None = None
-        """The newest view received."""
+        """The seat's view now: the last whole view received, patched by every update since."""
+        self.document: dict[str, Any] | None = None
+        """The same view message as plain data, as the server sent it (unknown fields kept)."""
         self.game_over: GameOver | None = None
         self.version = -1
         """The last game version whose events and view this connection holds (-1: none yet)."""
         self.game_id: str | None = None
         self.role: Role | None = None
         self.gaps = 0
-        """Events that did not chain on the version held (each answered with ``resume``)."""
+        """Updates that did not follow the version held, or did not fit it (each answered with ``resume``)."""
         self.resumed_after: list[int] = []
         """The close code of every drop the connection reconnected and resumed after."""
         self.decode_errors: list[DecodeError] = []
@@ -131,11 +143,13 @@ class GameConnection:
         self._answers: dict[str, tuple[Act, asyncio.Future[Answer]]] = {}
         self._request: tuple[type[Welcome] | type[ViewMessage], asyncio.Future[Any]] | None = None
         self._stream: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
+        self._listeners: list[Listener] = []
         self._changed = asyncio.Condition()
         self._failure: PackplayError | None = None
         self._closing = False
         self._resuming = False
         self._rejoining = False
+        self._awaiting_welcome = False
         self._prefix = action_prefix if action_prefix is not None else secrets.token_hex(4)
         self._ids = itertools.count(1)
         self._last_sent = time.monotonic()
@@ -195,8 +209,21 @@ class GameConnection:
         waiting = self._answers.get(act.action_id)
         future = waiting[1] if waiting else asyncio.get_running_loop().create_future()
         self._answers[act.action_id] = (act, future)
-        await self._send(act)
+        if not self._awaiting_welcome:
+            # Between a reconnect's hello and its welcome the server knows no game yet for
+            # this socket: the welcome sends the join, then every pending action, this one too.
+            await self._send(act)
         return await future
+
+    async def refresh(self) -> ViewMessage:
+        """Ask for a whole view of the game now (``resume`` from the version held); it replaces
+        the view kept from updates. Needed only to check the view, never to keep it.
+
+        Raises:
+            ServerError: the server refused (no game joined).
+        """
+        view: ViewMessage = await self._ask(Resume(from_version=max(self.version, 0)), ViewMessage)
+        return view
 
     async def ping(self, nonce: str = "") -> None:
         """Send a ``ping``; its ``pong`` arrives on the stream."""
@@ -244,6 +271,19 @@ class GameConnection:
         while (message := await self._stream.get()) is not None:
             yield message
         self._stream.put_nowait(None)  # the end, for the next reader too
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener`` with every message the stream gets, in order, as soon as it is
+        received (the view already patched by an update when the listener hears of it),
+        whoever reads the stream. Returns the function that stops it.
+        """
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return stop
 
     async def close(self) -> None:
         """Close the connection (idempotent); the stream ends and waiters get :class:`ConnectionLost`."""
@@ -321,18 +361,22 @@ class GameConnection:
         message = decode_server(frame, self._wire, max_bytes=MAX_FRAME_BYTES)
         if isinstance(message, DecodeError):
             self.decode_errors.append(message)
+        elif isinstance(message, ViewMessage):
+            await self._receive(message, decode_plain(frame, self._wire, max_bytes=MAX_FRAME_BYTES))
         else:
             await self._receive(message)
         return True
 
-    async def _receive(self, message: ServerMessage) -> None:
+    async def _receive(self, message: ServerMessage, plain: Any = None) -> None:
         keep = True
         if isinstance(message, Welcome):
             await self._on_welcome(message)
         elif isinstance(message, ViewMessage):
-            self._on_view(message)
+            self._on_view(message, plain)
+        elif isinstance(message, Update):
+            keep = await self._on_update(message)
         elif isinstance(message, Events):
-            keep = await self._on_events(message)
+            keep = message.to_version > self.version
         elif isinstance(message, Accepted | Rejected):
             self._on_answer(message)
         elif isinstance(message, GameOver):
@@ -342,11 +386,14 @@ class GameConnection:
         self._settle_request(message)
         if keep:
             self._stream.put_nowait(message)
+            for listener in list(self._listeners):
+                listener(message)
         async with self._changed:
             self._changed.notify_all()
 
     async def _on_welcome(self, welcome: Welcome) -> None:
         self.welcome = welcome
+        self._awaiting_welcome = False
         if not self._rejoining:
             return
         if self.game_id is None or self.role is None:
@@ -357,23 +404,35 @@ class GameConnection:
         for act, _ in list(self._answers.values()):
             await self._send(act)
 
-    def _on_view(self, view: ViewMessage) -> None:
+    def _on_view(self, view: ViewMessage, plain: Any) -> None:
         if self.view is None or view.version >= self.view.version:
             self.view = view
+            self.document = plain if isinstance(plain, dict) else msgspec.to_builtins(view)
         self.version = max(self.version, view.version)
         self._resuming = self._rejoining = False
 
-    async def _on_events(self, events: Events) -> bool:
-        """Whether ``events`` continue the chain; on a gap, ask for what is missing."""
-        if events.to_version <= self.version:
+    async def _on_update(self, update: Update) -> bool:
+        """Patch the view with an update that follows it; on a gap, ask for a whole view."""
+        if update.version <= self.version or self._resuming:
             return False
-        if self.version >= 0 and events.from_version > self.version:
+        document = self.document
+        patched = None
+        if document is not None and update.version == self.version + 1:
+            try:
+                # In place: if the patch does not fit, the whole view asked for replaces it.
+                patched = patch.apply(document, update.patch)
+                patched["version"] = update.version
+                view = msgspec.convert(patched, ViewMessage)
+            except (patch.PatchError, msgspec.ValidationError, TypeError, KeyError):
+                patched = None
+        if patched is None:
             self.gaps += 1
-            if not self._resuming:
-                self._resuming = True
-                await self._send(Resume(from_version=self.version))
+            self._resuming = True
+            await self._send(Resume(from_version=max(self.version, 0)))
             return False
-        self.version = events.to_version
+        self.document, self.view, self.version = patched, view, update.version
+        if update.action_id is not None:
+            self._on_answer(Accepted(action_id=update.action_id, version=update.version))
         return True
 
     def _on_answer(self, answer: Answer) -> None:
@@ -417,7 +476,7 @@ class GameConnection:
                 last = error
                 continue
             self.resumed_after.append(closed.code)
-            self._rejoining = True
+            self._rejoining = self._awaiting_welcome = True
             await self._send(Hello(client=self.client, token=self.token))
             return True
         await self._fail(ConnectionLost(closed.code, f"could not resume: {last.reason}"))

@@ -1,4 +1,5 @@
-"""The REST lobby (``/v1``) over httpx: create, list, join and leave games, read them, replay them.
+"""The REST lobby (``/v2``) over httpx: create, list, join and leave games, read them, replay them;
+create tournaments, register, start, drop, finish, read standings, pairings and a player's table.
 
 Every refusal raises :class:`ApiError` with the problem document's stable ``code``.
 Pass ``transport`` (any ``httpx.AsyncBaseTransport``, e.g. ``httpx.MockTransport``)
@@ -18,11 +19,11 @@ from packplay_protocol.errors import ErrorCode
 from packplay_protocol.rest import (
     PROBLEM_STATUS,
     CardRef,
+    CreatedGame,
     CreateGame,
     GameList,
     GameSnapshot,
     GameStatus,
-    GameSummary,
     Health,
     JoinSeat,
     Problem,
@@ -30,6 +31,17 @@ from packplay_protocol.rest import (
     Replay,
     SeatGrant,
     problem,
+)
+from packplay_protocol.tournaments import (
+    CreatedTournament,
+    CreateTournament,
+    MyTable,
+    Pairings,
+    RegisterPlayer,
+    Registration,
+    Standings,
+    Tournament,
+    TournamentFormat,
 )
 from packplay_protocol.version import API_PREFIX
 
@@ -64,10 +76,13 @@ class RestClient:
         turn_seconds: float | None = None,
         seed: int | None = None,
         boosters: tuple[tuple[CardRef, ...], ...] | None = None,
-    ) -> GameSummary:
+        seats: tuple[str, ...] | None = None,
+    ) -> CreatedGame:
         """Create a game; it starts when its last seat is taken.
 
-        ``seed`` and ``boosters`` need a server run with ``--sandbox``.
+        ``seats`` (one player name per seat) takes every seat at once: the game starts
+        and ``grants`` of the answer holds each seat's token. ``seed`` and ``boosters``
+        need a server run with ``--sandbox``.
 
         Raises:
             ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
@@ -80,8 +95,9 @@ class RestClient:
             turn_seconds=turn_seconds,
             seed=seed,
             boosters=boosters,
+            seats=seats,
         )
-        return await self._call("POST", f"{API_PREFIX}/games", GameSummary, body=body)
+        return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
 
     async def list_games(self, game: str | None = None, status: GameStatus | None = None) -> GameList:
         """Games matching the filters (open games by default), newest first.
@@ -125,6 +141,107 @@ class RestClient:
             ApiError: ``not_found``, ``game_not_over``.
         """
         return await self._call("GET", f"{API_PREFIX}/games/{game_id}/replay", Replay)
+
+    # tournaments
+
+    async def create_tournament(
+        self,
+        name: str,
+        game: str,
+        *,
+        format: TournamentFormat = "swiss",
+        players_per_table: int = 2,
+        rounds: int | None = None,
+        turn_seconds: float = 60.0,
+        late_registration: bool = False,
+        sets: tuple[str, ...] = (),
+        options: dict[str, Any] | None = None,
+    ) -> CreatedTournament:
+        """Create a tournament taking registrations; the answer holds the organizer token.
+
+        Raises:
+            ApiError: ``validation_failed``, ``bad_config``.
+        """
+        body = CreateTournament(
+            name=name,
+            game=game,
+            format=format,
+            players_per_table=players_per_table,
+            rounds=rounds,
+            turn_seconds=turn_seconds,
+            late_registration=late_registration,
+            sets=sets,
+            options=options or {},
+        )
+        return await self._call("POST", f"{API_PREFIX}/tournaments", CreatedTournament, body=body)
+
+    async def tournament(self, tournament_id: str) -> Tournament:
+        """A tournament and its players.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", _tournament(tournament_id), Tournament)
+
+    async def register(self, tournament_id: str, name: str) -> Registration:
+        """Register a player; the registration holds the player's secret.
+
+        Raises:
+            ApiError: ``not_found``; ``out_of_order`` when registration is closed.
+        """
+        body = RegisterPlayer(name=name)
+        return await self._call("POST", f"{_tournament(tournament_id)}/players", Registration, body=body)
+
+    async def drop(self, tournament_id: str, player_id: str, token: str) -> None:
+        """Drop a player with its own secret or the organizer token.
+
+        Raises:
+            ApiError: ``unauthorized``, ``forbidden``, ``not_found``, ``out_of_order``.
+        """
+        path = f"{_tournament(tournament_id)}/players/{player_id}"
+        _checked(await self._send("DELETE", path, token=token))
+
+    async def start_tournament(self, tournament_id: str, organizer_token: str) -> Tournament:
+        """Start: round 1 is paired and its games created.
+
+        Raises:
+            ApiError: ``unauthorized``, ``forbidden``, ``not_found``, ``out_of_order``.
+        """
+        path = f"{_tournament(tournament_id)}/start"
+        return await self._call("POST", path, Tournament, token=organizer_token)
+
+    async def finish_tournament(self, tournament_id: str, organizer_token: str) -> Tournament:
+        """Finish after the current round (at once before the start).
+
+        Raises:
+            ApiError: ``unauthorized``, ``forbidden``, ``not_found``.
+        """
+        path = f"{_tournament(tournament_id)}/finish"
+        return await self._call("POST", path, Tournament, token=organizer_token)
+
+    async def standings(self, tournament_id: str) -> Standings:
+        """The standings now.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", f"{_tournament(tournament_id)}/standings", Standings)
+
+    async def pairings(self, tournament_id: str, round_number: int) -> Pairings:
+        """One round's tables, games, byes and results.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", f"{_tournament(tournament_id)}/rounds/{round_number}", Pairings)
+
+    async def my_table(self, tournament_id: str, secret: str) -> MyTable:
+        """Where the secret's player plays now: its game, seat and seat token when ``playing``.
+
+        Raises:
+            ApiError: ``unauthorized``, ``not_found``.
+        """
+        return await self._call("GET", f"{_tournament(tournament_id)}/table", MyTable, token=secret)
 
     async def health(self) -> Health:
         """Liveness: the server's name and the subprotocols it speaks."""
@@ -176,6 +293,10 @@ class RestClient:
             return await self._http.request(method, path, content=content, params=params, headers=headers)
         except httpx.TransportError as error:
             raise ApiError(problem(ErrorCode.UNAVAILABLE, f"{self.base_url}: {error!r}")) from error
+
+
+def _tournament(tournament_id: str) -> str:
+    return f"{API_PREFIX}/tournaments/{tournament_id}"
 
 
 def _checked(response: httpx.Response) -> httpx.Response:

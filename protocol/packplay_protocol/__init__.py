@@ -2,15 +2,16 @@
 
 Modules: ``version`` (subprotocols and negotiation), ``errors`` (closed reasons and
 codes), ``from_client`` / ``to_client`` (the WebSocket message catalog), ``codec``
-(JSON and MessagePack), ``rest`` (REST bodies and routes), ``catalog`` (every game's
-wire types), ``openapi`` / ``asyncapi`` / ``schemas`` / ``vectors`` / ``specgen``
-(generated documents).
+(JSON and MessagePack), ``patch`` (the JSON Patch of view updates), ``rest`` (REST
+bodies and routes), ``catalog`` (every game's wire types), ``openapi`` / ``asyncapi`` /
+``schemas`` / ``vectors`` / ``specgen`` (generated documents).
 """
 
 from packplay_protocol.codec import Direction, decode, decode_client, decode_server, encode
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
 from packplay_protocol.limits import DEFAULT_LIMITS, Limits
+from packplay_protocol.patch import PatchError, PatchOp
 from packplay_protocol.to_client import (
     Accepted,
     Error,
@@ -19,6 +20,7 @@ from packplay_protocol.to_client import (
     Pong,
     Rejected,
     ServerMessage,
+    Update,
     ViewMessage,
     Welcome,
 )
@@ -54,6 +56,8 @@ __all__ = [
     "Join",
     "Limits",
     "Negotiated",
+    "PatchError",
+    "PatchOp",
     "Ping",
     "Pong",
     "Refusal",
@@ -61,6 +65,7 @@ __all__ = [
     "Rejected",
     "Resume",
     "ServerMessage",
+    "Update",
     "ViewMessage",
     "Welcome",
     "decode",

@@ -1,7 +1,7 @@
 """The AsyncAPI 3.0 document of the WebSocket API, generated from the message catalog.
 
 It describes the server: it receives client messages and sends server messages
-on one channel, ``/v1/ws``.
+on one channel, ``/v2/ws``.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from packplay_protocol.version import PROTOCOL_VERSION, SUBPROTOCOLS, WS_PATH
 _CHANNEL = "play"
 _DESCRIPTION = (
     "Play Packplay games over one WebSocket per game. Pick the version and the "
-    "encoding with the subprotocol (`Sec-WebSocket-Protocol`): `packplay.v1.json` "
-    "(UTF-8 JSON, text frames) or `packplay.v1.msgpack` (MessagePack, binary frames). "
+    "encoding with the subprotocol (`Sec-WebSocket-Protocol`): `packplay.v2.json` "
+    "(UTF-8 JSON, text frames) or `packplay.v2.msgpack` (MessagePack, binary frames). "
     "Both carry the same messages, described here as JSON. Every message is an object "
     "whose `type` names it; clients ignore unknown fields, unknown message types and "
     "unknown event types. See protocol/README.md for the flow."

@@ -39,6 +39,9 @@ class _Probe(msgspec.Struct):
 _BYTE_FAILURES = (msgspec.DecodeError, ValueError, TypeError, RecursionError, OverflowError)
 _SHAPE_FAILURES = (msgspec.ValidationError, RecursionError, OverflowError)
 _JSON_ENCODER = msgspec.json.Encoder()
+# msgspec writes the same MessagePack as msgpack.packb of the plain form (maps, arrays,
+# str, int, float64, nil, bool; no extension types in any message), only faster.
+_MSGPACK_ENCODER = msgspec.msgpack.Encoder()
 _DECODERS: dict[Direction, msgspec.json.Decoder[Any]] = {
     Direction.FROM_CLIENT: msgspec.json.Decoder(ClientMessage),
     Direction.TO_CLIENT: msgspec.json.Decoder(ServerMessage),
@@ -55,8 +58,14 @@ def encode(message: Message, encoding: Encoding) -> bytes:
     """The frame of ``message``: UTF-8 JSON text or MessagePack bytes."""
     if encoding is Encoding.JSON:
         return _JSON_ENCODER.encode(message)
-    packed: bytes = msgpack.packb(msgspec.to_builtins(message), use_bin_type=True)
-    return packed
+    return _MSGPACK_ENCODER.encode(message)
+
+
+def encode_plain(message: dict[str, Any], encoding: Encoding) -> bytes:
+    """The frame of a message already in plain form (objects, arrays, strings, numbers)."""
+    if encoding is Encoding.JSON:
+        return _JSON_ENCODER.encode(message)
+    return _MSGPACK_ENCODER.encode(message)
 
 
 @overload
@@ -133,6 +142,22 @@ def decode_server(
 ) -> ServerMessage | DecodeError:
     """``decode`` for frames the server sent (a client's side)."""
     return decode(data, encoding, Direction.TO_CLIENT, max_bytes=max_bytes)
+
+
+def decode_plain(data: bytes | str, encoding: Encoding, *, max_bytes: int = DEFAULT_MAX_FRAME_BYTES) -> Any:
+    """A frame as plain data (objects, arrays, strings, numbers), unknown fields kept.
+
+    Clients that patch their copy of a view keep it in this form, so that a field a
+    newer server adds is patched like any other. Returns a :class:`DecodeError` for
+    bytes that are not one value of ``encoding``.
+    """
+    raw = _frame_bytes(data, encoding, max_bytes)
+    if isinstance(raw, DecodeError):
+        return raw
+    try:
+        return _builtins(raw, encoding)
+    except _BYTE_FAILURES as exc:
+        return DecodeError(code=ErrorCode.BAD_MESSAGE, message=f"not valid {encoding.value}: {exc}")
 
 
 def _frame_bytes(data: bytes | str, encoding: Encoding, max_bytes: int) -> bytes | DecodeError:

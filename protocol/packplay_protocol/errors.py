@@ -35,6 +35,8 @@ class RejectReason(StrEnum):
     """The game is still waiting for players."""
     RATE_LIMITED = "rate_limited"
     """Too many actions; slow down and retry with the same action id."""
+    UNAVAILABLE = "unavailable"
+    """The server could not reach its storage in time; retry with the same action id."""
 
 
 class ErrorCode(StrEnum):
@@ -45,7 +47,8 @@ class ErrorCode(StrEnum):
     UNKNOWN_TYPE = "unknown_type"
     """The frame's ``type`` names no message of this direction."""
     FRAME_TOO_LARGE = "frame_too_large"
-    """The frame exceeds ``limits.max_frame_bytes``."""
+    """A REST request body exceeds ``limits.max_frame_bytes`` (a WebSocket frame that does
+    closes the connection with 1009)."""
     UNSUPPORTED_VERSION = "unsupported_version"
     """No offered subprotocol is spoken by this server."""
     OUT_OF_ORDER = "out_of_order"
@@ -86,7 +89,10 @@ class CloseCode(IntEnum):
     """The server process is stopping: reconnect (to any process) and resume."""
     PROTOCOL_ERROR = 1002
     MESSAGE_TOO_BIG = 1009
+    """A frame exceeded ``limits.max_frame_bytes``; it was not read."""
     INTERNAL_ERROR = 1011
+    TRY_AGAIN_LATER = 1013
+    """The server cannot reach its storage now; reconnect in a moment."""
     RESUME_REQUIRED = 4000
     """The client fell behind (its send queue overflowed): reconnect and resume."""
     UNAUTHORIZED = 4001

@@ -17,6 +17,7 @@ from packplay_protocol.games import mishra_factory as mf
 from packplay_protocol.games import wedding_planner as wp
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 from packplay_protocol.limits import DEFAULT_LIMITS
+from packplay_protocol.patch import PatchOp
 from packplay_protocol.to_client import (
     Accepted,
     Error,
@@ -24,6 +25,7 @@ from packplay_protocol.to_client import (
     GameOver,
     Pong,
     Rejected,
+    Update,
     ViewMessage,
     Welcome,
 )
@@ -155,9 +157,14 @@ TOKEN = "tok_3q9ZkV1rYw8xT2mB7nLpQa"
 GAME_ID = "g7Hk2pQx"
 
 
-def _view(game: str, version: int, seat: int | None, view: Any, **extra: Any) -> ViewMessage:
+def _view(
+    game: str, version: int, seat: int | None, view: Any, cards: tuple[CardInstance, ...], **extra: Any
+) -> ViewMessage:
     fields: dict[str, Any] = {"pending": (0,), "legal": LegalActions()} | extra
-    return ViewMessage(game_id=GAME_ID, game=game, version=version, seat=seat, view=view, **fields)
+    table = {card.id: card for card in cards}
+    return ViewMessage(
+        game_id=GAME_ID, game=game, version=version, seat=seat, view=view, cards=table, **fields
+    )
 
 
 def _events(version: int, *events: Any) -> Events:
@@ -198,41 +205,75 @@ def server_examples() -> dict[str, Any]:
     return {
         "welcome/player": Welcome(
             server="packplay/0.1.0",
-            protocol="packplay.v1.json",
+            protocol="packplay.v2.json",
             versions=tuple(SUBPROTOCOLS),
             limits=DEFAULT_LIMITS,
             game_id=GAME_ID,
             seat=1,
         ),
-        "view/day_night": _view("day_night", 3, 0, _day_night_view(), legal=_day_night_legal()),
-        "view/mishra_factory": _view("mishra_factory", 4, 1, _mishra_view(), pending=(1,)),
-        "view/wedding_planner": _view("wedding_planner", 1, None, _wedding_view(), pending=(0,)),
+        "view/day_night": _view(
+            "day_night", 3, 0, _day_night_view(), (GALEDRIFTER, CATHARTIC_PYRE), legal=_day_night_legal()
+        ),
+        "view/mishra_factory": _view(
+            "mishra_factory", 4, 1, _mishra_view(), (SWEEP_THE_SKIES, VILE_ENTOMBER, PLAINS), pending=(1,)
+        ),
+        "view/wedding_planner": _view(
+            "wedding_planner", 1, None, _wedding_view(), (UNDEAD_BUTLER, CRUEL_WITNESS), pending=(0,)
+        ),
         "view/base_race_over": _view(
             "base_race",
             41,
             0,
             _base_race_view(),
+            (AKOUM_HELLHOUND, CUNNING_GEYSERMAGE),
             pending=(),
             result=GameResult(winners=(0,), draw=False, scores=(1.0, 0.0), reason="base camp found"),
             seed=90210,
         ),
         "events/day_night": _events(
             4,
-            dn.PairRevealed(slot=0, day=GALEDRIFTER, night=CATHARTIC_PYRE),
+            dn.PairRevealed(slot=0, day=GALEDRIFTER.id, night=CATHARTIC_PYRE.id),
             dn.PairResolved(slot=0, day_color="U", night_color="R", outcome="night"),
         ),
         "events/mishra_factory": _events(
             5,
-            mf.Taken(seat=1, belt_position=1, card=VILE_ENTOMBER, group="B", discarded=None, next_seat=0),
-            mf.Refilled(belt_position=3, card=SWEEP_THE_SKIES, deck_count=17),
+            mf.Taken(seat=1, belt_position=1, card=VILE_ENTOMBER.id, group="B", discarded=None, next_seat=0),
+            mf.Refilled(belt_position=3, card=SWEEP_THE_SKIES.id, deck_count=17),
         ),
         "events/wedding_planner": _events(
-            2, wp.Drew(seat=0, draw_count=30), wp.Discarded(seat=0, card=CRUEL_WITNESS, next_seat=2)
+            2, wp.Drew(seat=0, draw_count=30), wp.Discarded(seat=0, card=CRUEL_WITNESS.id, next_seat=2)
         ),
         "events/base_race": _events(
             6,
             br.Moved(seat=0, card=AKOUM_HELLHOUND.id, from_row=2, from_col=1, row=3, col=1),
             br.TurnStarted(seat=1, extra=False),
+        ),
+        "update/mishra_factory": Update(
+            game_id=GAME_ID,
+            version=5,
+            events=(
+                mf.Taken(
+                    seat=1, belt_position=1, card=VILE_ENTOMBER.id, group="B", discarded=None, next_seat=0
+                ),
+            ),
+            patch=(
+                PatchOp(op="replace", path="/pending/0", value=0),
+                PatchOp(op="replace", path="/view/turn", value=0),
+                PatchOp(op="replace", path="/view/turn_number", value=5),
+                PatchOp(op="remove", path="/view/belt/1"),
+                PatchOp(op="add", path="/view/collections/1/groups/B", value=[VILE_ENTOMBER.id]),
+                PatchOp(op="replace", path="/view/scores/1/group_points", value={"B": 1}),
+                PatchOp(op="replace", path="/view/scores/1/total", value=1),
+            ),
+            action_id="a-0003",
+        ),
+        "update/patch_only": Update(
+            game_id=GAME_ID,
+            version=5,
+            patch=(
+                PatchOp(op="replace", path="/pending/0", value=0),
+                PatchOp(op="replace", path="/view/turn", value=0),
+            ),
         ),
         "accepted/plain": Accepted(action_id="a-0003", version=5),
         "rejected/stale_version": Rejected(
@@ -251,7 +292,7 @@ def server_examples() -> dict[str, Any]:
         "game_over/base_race": GameOver(
             game_id=GAME_ID,
             result=GameResult(winners=(0,), draw=False, scores=(1.0, 0.0), reason="base camp found"),
-            replay_url=f"/v1/games/{GAME_ID}/replay",
+            replay_url=f"/v2/games/{GAME_ID}/replay",
         ),
         "error/unknown_type": Error(code=ErrorCode.UNKNOWN_TYPE, message="unknown message type 'shout'"),
         "error/unsupported_version": Error(
@@ -282,7 +323,7 @@ def _day_night_view() -> dn.View:
         seat=0,
         role="day",
         hand_count=2,
-        hand=(GALEDRIFTER, CATHARTIC_PYRE),
+        hand=(GALEDRIFTER.id, CATHARTIC_PYRE.id),
         row=(),
         pile=(),
         discarded=(),
@@ -329,10 +370,10 @@ def _mishra_view() -> mf.View:
         first_seat=0,
         turn=1,
         turn_number=4,
-        belt=(SWEEP_THE_SKIES, VILE_ENTOMBER, PLAINS),
+        belt=(SWEEP_THE_SKIES.id, VILE_ENTOMBER.id, PLAINS.id),
         deck_count=18,
         collections=(
-            mf.Collection(seat=0, groups={"U": (SWEEP_THE_SKIES,)}),
+            mf.Collection(seat=0, groups={"U": (SWEEP_THE_SKIES.id,)}),
             mf.Collection(seat=1, groups={}),
         ),
         discarded=(),
@@ -346,7 +387,7 @@ def _mishra_view() -> mf.View:
 
 
 def _wedding_view() -> wp.View:
-    def seat(n: int, cards: tuple[CardInstance, ...]) -> wp.SeatView:
+    def seat(n: int, cards: tuple[str, ...]) -> wp.SeatView:
         return wp.SeatView(
             seat=n, hand_count=4, cards=cards, has_theme=True, theme=None, turns_taken=0, score=None
         )
@@ -360,16 +401,16 @@ def _wedding_view() -> wp.View:
         turns_per_player=4,
         turns_done=0,
         draw_count=31,
-        discard=(UNDEAD_BUTLER,),
+        discard=(UNDEAD_BUTLER.id,),
         set_aside=(),
-        seats=(seat(0, ()), seat(1, ()), seat(2, (CRUEL_WITNESS,))),
+        seats=(seat(0, ()), seat(1, ()), seat(2, (CRUEL_WITNESS.id,))),
     )
 
 
 def _base_race_view() -> br.View:
     pieces = (
-        br.Piece(id=AKOUM_HELLHOUND.id, owner=0, row=0, col=1, face_up=True, card=AKOUM_HELLHOUND),
-        br.Piece(id=CUNNING_GEYSERMAGE.id, owner=1, row=4, col=2, face_up=True, card=CUNNING_GEYSERMAGE),
+        br.Piece(id=AKOUM_HELLHOUND.id, owner=0, row=0, col=1, face_up=True, card=AKOUM_HELLHOUND.id),
+        br.Piece(id=CUNNING_GEYSERMAGE.id, owner=1, row=4, col=2, face_up=True, card=CUNNING_GEYSERMAGE.id),
     )
     return br.View(
         seat=0,

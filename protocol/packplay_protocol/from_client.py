@@ -1,7 +1,7 @@
 """Messages a client sends to the server over the WebSocket.
 
 Every message is an object whose ``type`` names it. Unknown fields are ignored,
-so later v1 revisions may add optional fields.
+so later revisions of a version may add optional fields.
 """
 
 from __future__ import annotations

@@ -7,14 +7,14 @@ from typing import Annotated
 import msgspec
 
 GAME_NAMES: tuple[str, ...] = ("day_night", "mishra_factory", "wedding_planner", "base_race")
-"""The mini-games known today. New games may be added within v1, so the wire type is open."""
+"""The mini-games known today. New games may be added within a version, so the wire type is open."""
 
 GameName = Annotated[
     str,
     msgspec.Meta(
         pattern=r"^[a-z][a-z0-9_]*$",
         max_length=40,
-        description=f"A mini-game: {', '.join(GAME_NAMES)} (more may come within v1).",
+        description=f"A mini-game: {', '.join(GAME_NAMES)} (more may come within a version).",
     ),
 ]
 

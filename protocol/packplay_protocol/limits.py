@@ -14,7 +14,8 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     """What a connection may do. Exceeding a limit gets an ``error`` or a close code."""
 
     max_frame_bytes: Annotated[int, msgspec.Meta(gt=0)] = DEFAULT_MAX_FRAME_BYTES
-    """Largest frame the server reads (error ``frame_too_large``)."""
+    """Largest frame the server reads; a larger frame closes the connection with 1009, unread
+    (a REST body over it gets 413 ``frame_too_large``)."""
     actions_per_second: Annotated[float, msgspec.Meta(gt=0)] = 10.0
     """Sustained rate of ``act`` messages (reject reason ``rate_limited``)."""
     hello_timeout_seconds: Annotated[float, msgspec.Meta(gt=0)] = 10.0

@@ -1,6 +1,6 @@
 """The OpenAPI 3.1 document of the REST API, generated from ``rest.ROUTES``.
 
-The server serves ``openapi_document()`` at ``GET /v1/openapi.json``; the same
+The server serves ``openapi_document()`` at ``GET /v2/openapi.json``; the same
 document is checked in as ``protocol/openapi.json``.
 """
 
@@ -13,13 +13,14 @@ from packplay_protocol import rest, schemas
 from packplay_protocol.version import API_PREFIX, PROTOCOL_VERSION
 
 _REF = "#/components/schemas/"
-_SECURITY_SCHEME = "playerToken"
+_SECURITY_SCHEMES = {"seat": "playerToken", "tournament": "tournamentToken"}
 _UNEXPECTED = {
     "description": "Problem (rate_limited, internal, unavailable, ...)",
     "content": {rest.PROBLEM_MEDIA_TYPE: {"schema": {"$ref": f"{_REF}Problem"}}},
 }
 _DESCRIPTION = (
-    "The lobby of Packplay: create games, take seats, read games and replays. "
+    "The lobby of Packplay: create games, take seats, read games and replays; run "
+    "tournaments (register, start, standings, pairings, each player's current table). "
     "Play itself happens over the WebSocket API (see the AsyncAPI document). "
     "Every error is a problem document (RFC 9457) whose `code` is stable."
 )
@@ -40,17 +41,25 @@ def openapi_document(server_version: str = "0.1.0") -> dict[str, Any]:
         "servers": [{"url": "/", "description": f"REST paths all start with {API_PREFIX}"}],
         "tags": [
             {"name": "games", "description": "Lobby, seats, snapshots and replays"},
+            {"name": "tournaments", "description": "Swiss and round-robin events, standings and pairings"},
+            {"name": "rules", "description": "The rules reference, per game and language"},
             {"name": "operations", "description": "Health, readiness, metrics, this document"},
         ],
         "paths": _paths(),
         "components": {
             "schemas": _components(),
             "securitySchemes": {
-                _SECURITY_SCHEME: {
+                "playerToken": {
                     "type": "http",
                     "scheme": "bearer",
                     "description": "The player token of a seat, from joinSeat.",
-                }
+                },
+                "tournamentToken": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A tournament player's secret, from registerPlayer, or the "
+                    "organizer token, from createTournament.",
+                },
             },
         },
     }
@@ -88,10 +97,11 @@ def _operation(route: rest.Route) -> dict[str, Any]:
             "required": True,
             "content": {"application/json": {"schema": _schema(route.request)}},
         }
+    scheme = _SECURITY_SCHEMES[route.credential]
     if route.auth == "required":
-        op["security"] = [{_SECURITY_SCHEME: []}]
+        op["security"] = [{scheme: []}]
     elif route.auth == "optional":
-        op["security"] = [{_SECURITY_SCHEME: []}, {}]
+        op["security"] = [{scheme: []}, {}]
     return op
 
 

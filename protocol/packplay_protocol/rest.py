@@ -1,4 +1,4 @@
-"""REST bodies of the ``/v1`` lobby API, and the route table the server implements.
+"""REST bodies of the ``/v2`` lobby API, and the route table the server implements.
 
 The OpenAPI document is generated from ``ROUTES``; the server mounts exactly
 these routes. Errors are problem documents (RFC 9457) with a stable ``code``.
@@ -27,6 +27,19 @@ from packplay_protocol.ids import (
     Version,
 )
 from packplay_protocol.to_client import ViewMessage
+from packplay_protocol.tournaments import (
+    CreatedTournament,
+    CreateTournament,
+    MyTable,
+    Pairings,
+    PlayerId,
+    RegisterPlayer,
+    Registration,
+    RoundNumber,
+    Standings,
+    Tournament,
+    TournamentId,
+)
 from packplay_protocol.version import API_PREFIX
 
 GameStatus = Literal["open", "playing", "over"]
@@ -44,10 +57,13 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
-    """Create a game. ``sets`` empty means the game's default sets.
+    """Create a game. `sets` empty means the game's default sets.
 
-    ``turn_seconds`` turns on the turn clock. ``seed`` and ``boosters`` (one card
-    list per booster the game opens) are accepted only by a sandbox server.
+    `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+    booster the game opens) are accepted only by a sandbox server. `seats`, one player
+    name per seat, takes every seat at once: the game starts right away and the answer
+    holds every seat's token (for an organizer seating a table, or one client playing
+    several seats); without it the game waits in the lobby for its seats to be taken.
     """
 
     game: GameName
@@ -57,6 +73,7 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     turn_seconds: TurnSeconds | None = None
     seed: Seed | None = None
     boosters: tuple[tuple[CardRef, ...], ...] | None = None
+    seats: tuple[PlayerName, ...] | None = None
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,6 +98,20 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     sandbox: bool = False
 
 
+class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
+    """A taken seat. `token` is shown once: it authenticates REST calls and `hello`."""
+
+    game_id: GameId
+    seat: Seat
+    token: PlayerToken
+
+
+class CreatedGame(GameSummary, frozen=True, kw_only=True):
+    """The new game; `grants` holds one seat grant per seat when the request named them."""
+
+    grants: tuple[SeatGrant, ...] = ()
+
+
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
     """Games matching a lobby query, newest first."""
 
@@ -92,14 +123,6 @@ class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
 
     name: PlayerName
     seat: Seat | None = None
-
-
-class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
-    """A taken seat. ``token`` is shown once: it authenticates REST calls and ``hello``."""
-
-    game_id: GameId
-    seat: Seat
-    token: PlayerToken
 
 
 class GameSnapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -239,7 +262,10 @@ class Route:
     request: Any = None
     params: tuple[Param, ...] = ()
     auth: Literal["none", "optional", "required"] = "none"
-    tag: str = "games"
+    tag: Literal["games", "tournaments", "rules", "operations"] = "games"
+    credential: Literal["seat", "tournament"] = "seat"
+    """Which bearer token ``auth`` asks for: a seat's player token, or a tournament's
+    player secret or organizer token."""
 
 
 def _problems(*codes: ErrorCode) -> tuple[Reply, ...]:
@@ -253,16 +279,24 @@ def _problem_reply(status: int, codes: list[ErrorCode]) -> Reply:
 
 
 _GAME_ID = Param("game_id", "path", GameId, "The game's id.")
+_TOURNAMENT_ID = Param("tournament_id", "path", TournamentId, "The tournament's id.")
+_PLAYER_ID = Param("player_id", "path", PlayerId, "The player's id in the tournament.")
+
+RulesPage = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$")]
+"""A page of the rules reference: ``common``, or a game's name."""
+RulesLanguage = Annotated[str, msgspec.Meta(pattern="^[a-z]{2}$")]
+"""A language of the rules reference: ``en``, ``fr`` or ``es``."""
+MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
 
 ROUTES: tuple[Route, ...] = (
     Route(
         "POST",
         f"{API_PREFIX}/games",
         "createGame",
-        "Create a game; it starts when every seat is taken",
+        "Create a game; it starts when every seat is taken (at once when the request seats everyone)",
         request=CreateGame,
         replies=(
-            Reply(201, "The new game", GameSummary),
+            Reply(201, "The new game, with every seat's token when the request seated everyone", CreatedGame),
             *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG, ErrorCode.SANDBOX_DISABLED),
         ),
     ),
@@ -331,6 +365,136 @@ ROUTES: tuple[Route, ...] = (
         ),
     ),
     Route(
+        "POST",
+        f"{API_PREFIX}/tournaments",
+        "createTournament",
+        "Create a tournament; the answer holds the organizer token",
+        request=CreateTournament,
+        tag="tournaments",
+        replies=(
+            Reply(201, "The new tournament and its organizer token", CreatedTournament),
+            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG),
+        ),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}",
+        "getTournament",
+        "A tournament and its players",
+        params=(_TOURNAMENT_ID,),
+        tag="tournaments",
+        replies=(Reply(200, "The tournament", Tournament), *_problems(ErrorCode.NOT_FOUND)),
+    ),
+    Route(
+        "POST",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/players",
+        "registerPlayer",
+        "Register a player; the answer holds the player's secret",
+        request=RegisterPlayer,
+        params=(_TOURNAMENT_ID,),
+        tag="tournaments",
+        replies=(
+            Reply(201, "The player's id and secret", Registration),
+            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.NOT_FOUND, ErrorCode.OUT_OF_ORDER),
+        ),
+    ),
+    Route(
+        "DELETE",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/players/{{player_id}}",
+        "dropPlayer",
+        "Drop a player (its own secret or the organizer token): it is paired no more; "
+        "a game it is in goes on",
+        params=(_TOURNAMENT_ID, _PLAYER_ID),
+        auth="required",
+        credential="tournament",
+        tag="tournaments",
+        replies=(
+            Reply(204, "The player has dropped"),
+            *_problems(
+                ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.OUT_OF_ORDER
+            ),
+        ),
+    ),
+    Route(
+        "POST",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/start",
+        "startTournament",
+        "Start (organizer token): round 1 is paired and its games created at once",
+        params=(_TOURNAMENT_ID,),
+        auth="required",
+        credential="tournament",
+        tag="tournaments",
+        replies=(
+            Reply(200, "The running tournament", Tournament),
+            *_problems(
+                ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.OUT_OF_ORDER
+            ),
+        ),
+    ),
+    Route(
+        "POST",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/finish",
+        "finishTournament",
+        "Finish (organizer token): no round after the current one; before the start, the event ends at once",
+        params=(_TOURNAMENT_ID,),
+        auth="required",
+        credential="tournament",
+        tag="tournaments",
+        replies=(
+            Reply(200, "The tournament", Tournament),
+            *_problems(
+                ErrorCode.UNAUTHORIZED, ErrorCode.FORBIDDEN, ErrorCode.NOT_FOUND, ErrorCode.OUT_OF_ORDER
+            ),
+        ),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/standings",
+        "getStandings",
+        "The standings now",
+        params=(_TOURNAMENT_ID,),
+        tag="tournaments",
+        replies=(Reply(200, "The standings", Standings), *_problems(ErrorCode.NOT_FOUND)),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/rounds/{{round}}",
+        "getPairings",
+        "One round's tables, games, byes and results",
+        params=(_TOURNAMENT_ID, Param("round", "path", RoundNumber, "The round, 1 for the first.")),
+        tag="tournaments",
+        replies=(Reply(200, "The round", Pairings), *_problems(ErrorCode.NOT_FOUND)),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/tournaments/{{tournament_id}}/table",
+        "getMyTable",
+        "Where the secret's player plays now: its game, seat and seat token",
+        params=(_TOURNAMENT_ID,),
+        auth="required",
+        credential="tournament",
+        tag="tournaments",
+        replies=(
+            Reply(200, "The player's current table", MyTable),
+            *_problems(ErrorCode.UNAUTHORIZED, ErrorCode.NOT_FOUND),
+        ),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/rules/{{page}}",
+        "getRules",
+        "A page of the rules reference in Markdown: the common rules and refusal codes, or one game's",
+        params=(
+            Param("page", "path", RulesPage, "common, or a game's name (day_night, mishra_factory, ...)."),
+            Param("lang", "query", RulesLanguage, "en (the default), fr or es.", required=False),
+        ),
+        tag="rules",
+        replies=(
+            Reply(200, "The page; each ruling has its id as heading and anchor", str, MARKDOWN_MEDIA_TYPE),
+            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.NOT_FOUND),
+        ),
+    ),
+    Route(
         "GET",
         f"{API_PREFIX}/health",
         "getHealth",
@@ -363,4 +527,4 @@ ROUTES: tuple[Route, ...] = (
         replies=(Reply(200, "The OpenAPI document", dict[str, Any]),),
     ),
 )
-"""Every REST route of protocol v1, in the order the OpenAPI document lists them."""
+"""Every REST route of the protocol, in the order the OpenAPI document lists them."""

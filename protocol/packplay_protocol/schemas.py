@@ -15,13 +15,14 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from packplay_protocol import catalog, from_client, rest, to_client
+from packplay_protocol import catalog, from_client, rest, to_client, tournaments
 
 _PLACEHOLDER = "#/$pp/"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 REST_TYPES: tuple[Any, ...] = (
     rest.CreateGame,
+    rest.CreatedGame,
     rest.GameSummary,
     rest.GameList,
     rest.JoinSeat,
@@ -31,6 +32,15 @@ REST_TYPES: tuple[Any, ...] = (
     rest.Health,
     rest.Readiness,
     rest.Problem,
+    tournaments.CreateTournament,
+    tournaments.CreatedTournament,
+    tournaments.TournamentSummary,
+    tournaments.Tournament,
+    tournaments.RegisterPlayer,
+    tournaments.Registration,
+    tournaments.Standings,
+    tournaments.Pairings,
+    tournaments.MyTable,
 )
 ROOT_TYPES: tuple[Any, ...] = (
     from_client.ClientMessage,

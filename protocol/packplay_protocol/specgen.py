@@ -3,7 +3,7 @@
     python -m packplay_protocol.specgen            # write into protocol/
     python -m packplay_protocol.specgen --check    # exit 1 when a file is stale
 
-It writes ``schema/v1/**.json`` (JSON Schema of every message and body),
+It writes ``schema/v2/**.json`` (JSON Schema of every message and body),
 ``asyncapi.json``, ``openapi.json`` and ``vectors/**.json``.
 """
 
@@ -48,8 +48,8 @@ def _dump(doc: Any) -> bytes:
 
 def _message_schemas() -> dict[str, Any]:
     docs: dict[str, Any] = {
-        "schema/v1/from_client.json": schemas.standalone(from_client.ClientMessage, "Any client message"),
-        "schema/v1/to_client.json": schemas.standalone(to_client.ServerMessage, "Any server message"),
+        "schema/v2/from_client.json": schemas.standalone(from_client.ClientMessage, "Any client message"),
+        "schema/v2/to_client.json": schemas.standalone(to_client.ServerMessage, "Any server message"),
     }
     for folder, messages in (
         ("from_client", from_client.CLIENT_MESSAGES),
@@ -57,14 +57,14 @@ def _message_schemas() -> dict[str, Any]:
     ):
         for message in messages:
             tag = catalog.tag_of(message)
-            docs[f"schema/v1/{folder}/{tag}.json"] = schemas.standalone(message, f"{tag} message")
+            docs[f"schema/v2/{folder}/{tag}.json"] = schemas.standalone(message, f"{tag} message")
     return docs
 
 
 def _game_schemas() -> dict[str, Any]:
     docs: dict[str, Any] = {}
     for name, game in catalog.GAMES.items():
-        base = f"schema/v1/games/{name}"
+        base = f"schema/v2/games/{name}"
         docs[f"{base}/action.json"] = schemas.standalone(catalog.union_of(game.actions), f"{name} action")
         docs[f"{base}/view.json"] = schemas.standalone(game.view, f"{name} view")
         docs[f"{base}/event.json"] = schemas.standalone(catalog.union_of(game.events), f"{name} event")
@@ -73,7 +73,7 @@ def _game_schemas() -> dict[str, Any]:
 
 def _rest_schemas() -> dict[str, Any]:
     return {
-        f"schema/v1/rest/{t.__name__}.json": schemas.standalone(t, t.__name__) for t in schemas.REST_TYPES
+        f"schema/v2/rest/{t.__name__}.json": schemas.standalone(t, t.__name__) for t in schemas.REST_TYPES
     }
 
 
@@ -88,7 +88,15 @@ def write(out: Path) -> list[str]:
             target.write_bytes(docs[path])
         else:
             target.unlink()
+    _remove_empty_folders(out)
     return changed
+
+
+def _remove_empty_folders(out: Path) -> None:
+    for folder in GENERATED_DIRS:
+        for path in sorted((out / folder).rglob("*"), reverse=True):
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
 
 
 def _stale(out: Path, docs: dict[str, bytes]) -> list[str]:

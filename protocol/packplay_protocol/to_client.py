@@ -1,6 +1,6 @@
 """Messages the server sends to a client over the WebSocket.
 
-Clients must ignore unknown fields and unknown event types: v1 only ever adds.
+Clients must ignore unknown fields and unknown event types: a version only ever adds.
 """
 
 from __future__ import annotations
@@ -9,11 +9,13 @@ from typing import Annotated
 
 import msgspec
 
+from packplay_protocol.cards import CardId, CardInstance
 from packplay_protocol.catalog import AnyAction, AnyEvent, AnyView
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.games.common import GameResult, LegalActions
 from packplay_protocol.ids import ActionId, GameId, GameName, Seat, Seed, Version
 from packplay_protocol.limits import Limits
+from packplay_protocol.patch import PatchOp
 
 Text = Annotated[str, msgspec.Meta(max_length=2000)]
 
@@ -26,7 +28,7 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome", tag_fiel
 
     server: str
     protocol: str
-    """The subprotocol in use, e.g. ``packplay.v1.json``."""
+    """The subprotocol in use, e.g. ``packplay.v2.json``."""
     versions: tuple[str, ...]
     """Every subprotocol this server speaks."""
     limits: Limits
@@ -35,10 +37,13 @@ class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome", tag_fiel
 
 
 class ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_field="type"):
-    """One audience's view of a game at ``version``, with what the seat may do.
+    """One audience's whole view of a game at `version`, with what the seat may do.
 
-    ``seat`` is None for spectators. ``legal`` is empty unless ``seat`` is pending.
-    ``seed`` is revealed only once the game is over, with ``result``.
+    Sent on `join`, on `resume` and after a gap; between those, `update` messages
+    patch it. `seat` is null for spectators. `legal` is empty unless `seat` is
+    pending. `seed` is revealed only once the game is over, with `result`. Views and
+    events name cards by id; `cards` gives the facts of every card this audience may
+    know now (its own cards, face-up cards, cards it has seen revealed), keyed by id.
     """
 
     game_id: GameId
@@ -50,13 +55,34 @@ class ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_fie
     result: GameResult | None = None
     seed: Seed | None = None
     view: AnyView
+    cards: dict[CardId, CardInstance] = msgspec.field(default_factory=dict)
+
+
+class Update(msgspec.Struct, frozen=True, kw_only=True, tag="update", tag_field="type"):
+    """What one applied action changed for this audience: the game went from
+    `version` - 1 to `version`.
+
+    `events` are what happened, filtered for this audience. `patch` is an RFC 6902
+    JSON Patch that turns the `view` message of version `version` - 1 (as this client
+    holds it) into the one of `version`: apply it in order to the whole view message
+    (paths such as `/view/...`, `/legal/...`, `/pending`, `/cards/<id>`), then set
+    its `version`. `action_id` is set in the update sent to the seat whose action
+    made this version: it is that action's acceptance. An update whose `version` is
+    not one more than the client's means a message was lost: send `resume`.
+    """
+
+    game_id: GameId
+    version: Version
+    events: tuple[AnyEvent, ...] = ()
+    patch: tuple[PatchOp, ...] = ()
+    action_id: ActionId | None = None
 
 
 class Events(msgspec.Struct, frozen=True, kw_only=True, tag="events", tag_field="type"):
-    """What happened from ``from_version`` to ``to_version``, filtered for this audience.
+    """What happened from `from_version` to `to_version`, filtered for this audience.
 
-    Consecutive ``events`` messages chain: each ``from_version`` is the previous
-    ``to_version``. A gap means a message was lost: send ``resume``.
+    Sent when a client catches up (`join` with `from_version`, `resume`), just
+    before the whole `view` of `to_version`.
     """
 
     game_id: GameId
@@ -66,7 +92,13 @@ class Events(msgspec.Struct, frozen=True, kw_only=True, tag="events", tag_field=
 
 
 class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_field="type"):
-    """The action was applied; ``version`` is the game's version right after it."""
+    """The action was applied; `version` is the game's version right after it.
+
+    Usually an action's acceptance is the `action_id` of the `update` it made; this
+    message is sent instead when that update was not (a resent action id, or a
+    client brought up to date by a whole `view`). It never precedes the update or
+    view of `version`.
+    """
 
     action_id: ActionId
     version: Version
@@ -75,9 +107,9 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
 class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="type"):
     """The action was refused and changed nothing.
 
-    ``rule`` names the ruling that refused it (``MF-2``) when the rules did;
-    ``version`` is the game's current version. After ``stale_version`` a fresh
-    ``view`` follows.
+    `rule` names the ruling that refused it (`MF-2`) when the rules did; `version` is
+    the game's current version. After `stale_version` decide again on the view you
+    hold: every update up to `version` has been sent before this refusal.
     """
 
     action_id: ActionId
@@ -114,10 +146,11 @@ class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="typ
     nonce: str = ""
 
 
-ServerMessage = Welcome | ViewMessage | Events | Accepted | Rejected | GameOver | Error | Pong
+ServerMessage = Welcome | ViewMessage | Update | Events | Accepted | Rejected | GameOver | Error | Pong
 SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
     Welcome,
     ViewMessage,
+    Update,
     Events,
     Accepted,
     Rejected,

@@ -3,7 +3,9 @@
 A conforming implementation decodes ``json`` and ``msgpack_hex`` to ``message``,
 and its own encoding of ``message`` decodes back to ``message``. Byte-for-byte
 equality with these encodings is not required (key order and number widths may
-differ); equality of the decoded values is.
+differ); equality of the decoded values is. ``message`` holds every field, those at
+their default included; the encodings leave out what the wire leaves out (a card's
+fields at their default), which a decoder reads as the default.
 """
 
 from __future__ import annotations
@@ -52,10 +54,30 @@ def case(name: str, message: Any) -> Case:
     """The vector of one message."""
     return Case(
         name=name,
-        message=msgspec.to_builtins(message),
+        message=complete(message),
         json=codec.encode(message, Encoding.JSON).decode("utf-8"),
         msgpack_hex=codec.encode(message, Encoding.MSGPACK).hex(),
     )
+
+
+def complete(value: Any) -> Any:
+    """``value`` as JSON-like builtins with every field of every struct, defaults included
+    (fields left unset, such as a patch operation's absent ``value``, stay out)."""
+    if isinstance(value, msgspec.Struct):
+        config = value.__struct_config__
+        out: dict[str, Any] = {}
+        if config.tag_field is not None:
+            out[config.tag_field] = config.tag
+        for name, wire in zip(value.__struct_fields__, value.__struct_encode_fields__, strict=True):
+            field = getattr(value, name)
+            if field is not msgspec.UNSET:
+                out[wire] = complete(field)
+        return out
+    if isinstance(value, dict):
+        return {key: complete(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [complete(item) for item in value]
+    return msgspec.to_builtins(value)
 
 
 def vector_files() -> dict[str, VectorFile]:
@@ -78,7 +100,7 @@ def _by_type(direction: Direction, named: Mapping[str, Any]) -> dict[str, Vector
         f"{direction.value}/{kind}.json": VectorFile(
             direction=direction,
             type=kind,
-            schema=f"../../schema/v1/{direction.value}/{kind}.json",
+            schema=f"../../schema/v2/{direction.value}/{kind}.json",
             cases=tuple(cases),
         )
         for kind, cases in grouped.items()

@@ -12,7 +12,9 @@ from enum import StrEnum
 
 import msgspec
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+RETIRED_VERSIONS: tuple[int, ...] = (1,)
+"""Versions this package no longer speaks; a client offering one is refused with what is spoken."""
 API_PREFIX = f"/v{PROTOCOL_VERSION}"
 """Every REST path starts with this; the WebSocket endpoint is ``{API_PREFIX}/ws``."""
 WS_PATH = f"{API_PREFIX}/ws"
@@ -28,7 +30,7 @@ class Encoding(StrEnum):
 
 
 def subprotocol(version: int, encoding: Encoding) -> str:
-    """The subprotocol name of a version and an encoding, e.g. ``packplay.v1.json``."""
+    """The subprotocol name of a version and an encoding, e.g. ``packplay.v2.json``."""
     return f"packplay.v{version}.{encoding.value}"
 
 
@@ -56,7 +58,11 @@ class Refusal(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def message(self) -> str:
         offered = ", ".join(self.offered) or "none"
-        return f"unsupported subprotocol (offered: {offered}); this server speaks {', '.join(self.spoken)}"
+        spoken = ", ".join(self.spoken)
+        retired = [v for v in RETIRED_VERSIONS if any(o.startswith(f"packplay.v{v}.") for o in self.offered)]
+        if retired:
+            return f"protocol v{retired[0]} is retired (offered: {offered}); this server speaks {spoken}"
+        return f"unsupported subprotocol (offered: {offered}); this server speaks {spoken}"
 
 
 def negotiate(offered: Iterable[str], spoken: dict[str, Encoding] = SUBPROTOCOLS) -> Negotiated | Refusal:

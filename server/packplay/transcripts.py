@@ -5,8 +5,7 @@ one seeded two-player game: at each step the lowest pending seat plays
 :class:`~packplay_clients.bots.FirstBot`'s action through the SDK, and the next step
 waits until both seats hold the new version. Seat 0's REST calls and WebSocket
 frames are recorded, made deterministic (game id, tokens and times become
-placeholders), abbreviated (views show what changed; cards seen before shrink to
-id and name) and written between the guide's transcript markers.
+placeholders) and written between the guide's transcript markers.
 
     packplay protocol docs            # regenerate (with the other protocol documents)
     packplay protocol docs --check    # exit 1 when the guide's transcripts are stale
@@ -207,11 +206,10 @@ by `packplay protocol docs` (module `packplay.transcripts`). The seed is fixed; 
 seats are played by the SDK's `FirstBot` (the first legal action, else the first choice
 filled with its first options), one action at a time by the lowest pending seat. `→`
 marks what seat 0's client sends and `←` what it receives; `REST` lines are HTTP calls,
-the others WebSocket frames (JSON, one message per frame). The game id, the token and
-times are placeholders. For readability the first `view` is shown whole and every later
-one only with the fields that changed since the previous view (inside `view` too, where a
-list of per-seat objects keeps only the seats that changed), and a card shown once appears
-afterwards as its `id` and `name` only.
+the others WebSocket frames (JSON, one message per frame), shown as they were sent. The
+game id, the token and times are placeholders. The `view` after `join` is the whole view
+with its card table; each `update` after it carries the events of one version and the JSON
+Patch that turns seat 0's view message into the next one.
 """
 
 
@@ -252,9 +250,11 @@ def _render_game(game: str, seed: int, recording: Recording) -> str:
 
 
 def _placeheld(frame: Recorded, secrets: dict[str, str]) -> Recorded:
+    longest_first = sorted(secrets.items(), key=lambda item: -len(item[0]))  # a token holds its game id
+
     def replace(value: Any) -> Any:
         if isinstance(value, str):
-            for secret, placeholder in secrets.items():
+            for secret, placeholder in longest_first:
                 value = value.replace(secret, placeholder)
             return value
         if isinstance(value, dict):
@@ -267,83 +267,24 @@ def _placeheld(frame: Recorded, secrets: dict[str, str]) -> Recorded:
 
 
 class _Writer:
-    """Turns frames into annotated lines, remembering the last view and the cards shown."""
+    """Turns frames into annotated lines, remembering the last version seen."""
 
     def __init__(self) -> None:
         self.connected = False
-        self.cards: set[str] = set()
-        self.last_view: dict[str, Any] | None = None
         self.last_version = 0
 
     def lines(self, frame: Recorded) -> list[str]:
         arrow = "→" if frame.direction == "sent" else "←"
+        body = frame.body
         if frame.channel == "rest":
-            note, body = _rest_note(frame), frame.body
+            note = _rest_note(frame)
         else:
-            note, body = self._ws_note(frame.body)
+            note = _NOTES.get(body["type"], _generic_note)(body)
+            self.last_version = max(self.last_version, body.get("version", 0))
         out = [f"// {arrow} {note}"]
         if body is not None:
-            out.append(_format(self._shorten(body)))
+            out.append(_format(body))
         return out
-
-    def _ws_note(self, body: dict[str, Any]) -> tuple[str, Any]:
-        kind = body["type"]
-        if kind == "view":
-            return self._view_note(body)
-        if kind == "events":
-            self.last_version = body["to_version"]
-        return _NOTES.get(kind, _generic_note)(body), body
-
-    def _view_note(self, view: dict[str, Any]) -> tuple[str, Any]:
-        previous, self.last_view = self.last_view, view
-        if previous is None:
-            return _view_note(view, "in full"), view
-        return _view_note(view, "changed fields"), _changes(previous, view)
-
-    def _shorten(self, value: Any) -> Any:
-        if isinstance(value, list):
-            return [self._shorten(v) for v in value]
-        if not isinstance(value, dict):
-            return value
-        if _is_card(value):
-            if value["id"] in self.cards:
-                return {"id": value["id"], "name": value["name"]}
-            self.cards.add(value["id"])
-            return value
-        return {k: self._shorten(v) for k, v in value.items()}
-
-
-def _is_card(value: dict[str, Any]) -> bool:
-    return {"id", "name", "set", "number"} <= value.keys()
-
-
-def _changes(previous: dict[str, Any], current: dict[str, Any], nested: bool = False) -> dict[str, Any]:
-    """``current`` with only the fields that differ from ``previous``: at the top, and
-    inside the game's ``view`` at any depth (per-seat lists keep only the seats that changed)."""
-    out = {} if nested else {"type": current["type"], "version": current["version"]}
-    for key, value in current.items():
-        old = previous.get(key)
-        if key == "type":
-            out[key] = value
-        elif key not in out and old != value:
-            out[key] = _changed(old, value) if nested or key == "view" else value
-    return out
-
-
-def _changed(old: Any, new: Any) -> Any:
-    if isinstance(old, dict) and isinstance(new, dict):
-        return _changes(old, new, nested=True)
-    if _per_seat(old) and _per_seat(new) and len(old) == len(new):
-        return [
-            {"seat": n["seat"], **_changes(o, n, nested=True)}
-            for o, n in zip(old, new, strict=True)
-            if o != n
-        ]
-    return new
-
-
-def _per_seat(value: Any) -> bool:
-    return isinstance(value, list) and all(isinstance(v, dict) and "seat" in v for v in value)
 
 
 def _rest_note(frame: Recorded) -> str:
@@ -356,8 +297,9 @@ def _rest_note(frame: Recorded) -> str:
     return "REST 201: the game, open until both seats are taken"
 
 
-def _view_note(view: dict[str, Any], shown: str) -> str:
-    at = f"view at version {view['version']}, {shown}"
+def _view_note(view: dict[str, Any]) -> str:
+    known = len(view["cards"])
+    at = f"the whole view at version {view['version']}, with the facts of the {known} cards seat 0 knows"
     if view.get("result") is not None:
         return f"{at}: the game is over; the seed is revealed"
     legal = view["legal"]
@@ -380,10 +322,20 @@ def _act_note(act: dict[str, Any]) -> str:
     return f"act {act['action_id']} on version {act['version']}: {act['action']['type']}"
 
 
+def _kinds(events: list[dict[str, Any]]) -> str:
+    counted = Counter(e["type"] for e in events)
+    return ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in counted.items()) or "nothing seat 0 may see"
+
+
 def _events_note(events: dict[str, Any]) -> str:
-    counted = Counter(e["type"] for e in events["events"])
-    kinds = ", ".join(k if n == 1 else f"{k} ×{n}" for k, n in counted.items()) or "nothing seat 0 may see"
-    return f"events {events['from_version']} → {events['to_version']}: {kinds}"
+    return f"events {events['from_version']} → {events['to_version']}: {_kinds(events['events'])}"
+
+
+def _update_note(update: dict[str, Any]) -> str:
+    acknowledged = f", the acceptance of {update['action_id']}" if update.get("action_id") else ""
+    ops = len(update["patch"])
+    events = _kinds(update["events"])
+    return f"update to version {update['version']}{acknowledged}: {events}; {ops} patch operations"
 
 
 def _game_over_note(over: dict[str, Any]) -> str:
@@ -405,6 +357,8 @@ _NOTES = {
     "accepted": lambda m: f"accepted: {m['action_id']} made version {m['version']}",
     "rejected": lambda m: f"rejected {m['action_id']}: {m['reason']}",
     "events": _events_note,
+    "view": _view_note,
+    "update": _update_note,
     "game_over": _game_over_note,
 }
 

@@ -101,6 +101,26 @@ def test_unknown_set_names_the_known_ones(catalog):
     assert catalog.set("mid").code == "MID"
 
 
+def test_derived_lookups_are_built_once_per_set_and_builder():
+    catalog = load_catalog()
+    built = []
+
+    def names(card_set):
+        built.append(card_set.code)
+        return [card.name for card in card_set.cards]
+
+    def count(card_set):
+        return len(card_set.cards)
+
+    first = catalog.derived("MID", names)
+    assert catalog.derived("mid", names) is first
+    assert catalog.derived("VOW", names) is not first
+    assert built == ["MID", "VOW"]
+    assert catalog.derived("MID", count) == 277
+    with pytest.raises(UnknownSetError):
+        catalog.derived("XYZ", names)
+
+
 def test_catalog_loads_well_under_a_second():
     started = time.perf_counter()
     load_catalog()

@@ -8,7 +8,7 @@ from typing import Any
 
 from packplay_clients import Bot, GameConnection, RestClient, play
 from packplay_protocol.rest import Replay
-from packplay_protocol.to_client import Events, GameOver, ServerMessage, ViewMessage
+from packplay_protocol.to_client import Events, GameOver, ServerMessage, Update, ViewMessage
 
 IDLE_TIMEOUT = 10.0
 
@@ -71,14 +71,18 @@ async def play_all(table: Table, bots: list[Bot]) -> list[GameOver]:
 
 
 def chain_breaks(received: list[ServerMessage]) -> list[str]:
-    """Where the events of a stream fail to chain version to version."""
+    """Where the updates of a stream fail to follow each other version by version."""
     breaks, version = [], None
     for message in received:
         if isinstance(message, Events):
             if version is not None and message.from_version != version:
                 breaks.append(f"events from {message.from_version} after {version}")
             version = message.to_version
-        elif isinstance(message, ViewMessage) and version is None:
+        elif isinstance(message, Update):
+            if version is not None and message.version != version + 1:
+                breaks.append(f"update to {message.version} after {version}")
+            version = message.version
+        elif isinstance(message, ViewMessage):
             version = message.version
     return breaks
 

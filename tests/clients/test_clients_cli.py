@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 from clients_tables import Connections, fetch_replay, open_table
@@ -42,6 +43,19 @@ async def test_bot_plays_one_seat_against_another_client(
     outcome = json.loads(capsys.readouterr().out)
     assert status == 0 and outcome["seat"] == 1 and outcome["game_id"] == game_id
     assert outcome["result"]["winners"] == list(over.result.winners)
+
+
+@pytest.mark.parametrize("bot", ["strong", "bots_samples:Recorder"])
+def test_bot_plays_with_the_strong_bot_or_one_named_by_import_path(
+    server: Server, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, bot: str
+) -> None:
+    monkeypatch.syspath_prepend(str(Path(__file__).parents[1] / "bots"))
+    argv = ["bot", server.url, "--create", "base_race", "--bot", bot, "--budget", "4", "--seed", "2"]
+    assert main(argv) == 0
+    outcome = json.loads(capsys.readouterr().out)
+    assert outcome["game"] == "base_race" and outcome["actions"] > 2
+    assert main(["bot", server.url, "--create", "base_race", "--bot", "clever"]) == 2
+    assert "unknown bot 'clever'" in capsys.readouterr().err
 
 
 def test_bot_reports_refusals(server: Server, capsys: pytest.CaptureFixture[str]) -> None:

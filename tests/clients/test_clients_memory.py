@@ -10,7 +10,8 @@ from clients_memory import GAME_ID, Peer, ScriptedServer, an_action, view_at, we
 from packplay_clients import ConnectionLost, GameConnection, ServerError
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.from_client import Act, Hello, Join, Resume
-from packplay_protocol.to_client import Accepted, Error, Events, ViewMessage
+from packplay_protocol.patch import PatchOp
+from packplay_protocol.to_client import Accepted, Error, Events, Update
 
 TOKEN = "t" * 32
 
@@ -49,19 +50,67 @@ async def test_a_4000_close_resumes_from_the_last_version_and_resends_pending_ac
     await connection.close()
 
 
-async def test_a_gap_in_events_is_resumed_and_the_stream_stays_chained() -> None:
+async def test_an_action_played_while_reconnecting_waits_for_the_welcome_and_the_join() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server)
+    await peer.close(4000)
+    again = await server.accept()
+    assert await again.receive() == Hello(client=connection.client, token=TOKEN)
+    # Played now, before the welcome: the server knows no game for this socket yet.
+    acting = asyncio.create_task(connection.act(an_action(), action_id="a-2"))
+    await asyncio.sleep(0.05)
+    await again.send(welcome())
+    assert await again.receive() == Join(game_id=GAME_ID, role="player", from_version=3)
+    sent = await again.receive()
+    assert isinstance(sent, Act) and sent.action_id == "a-2"
+    await again.send(Accepted(action_id="a-2", version=4))
+    assert await acting == Accepted(action_id="a-2", version=4)
+    await connection.close()
+
+
+async def test_an_update_patches_the_view_and_acknowledges_the_action() -> None:
     server = ScriptedServer()
     connection, peer = await joined(server, version=3)
-    await peer.send(Events(game_id=GAME_ID, from_version=5, to_version=6, events=()))
+    acting = asyncio.create_task(connection.act(an_action(), action_id="a-9"))
+    await peer.receive()
+    ops = (PatchOp(op="replace", path="/pending", value=[1]), PatchOp(op="remove", path="/legal/choices/0"))
+    await peer.send(Update(game_id=GAME_ID, version=4, patch=ops, action_id="a-9"))
+    assert await acting == Accepted(action_id="a-9", version=4)
+    view = connection.view
+    assert view is not None and (view.version, view.pending, view.legal.choices) == (4, (1,), ())
+    assert connection.document is not None and connection.document["pending"] == [1]
+    await connection.close()
+
+
+async def test_a_gap_in_updates_is_resumed_with_a_whole_view() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server, version=3)
+    await peer.send(Update(game_id=GAME_ID, version=5))
     assert await peer.receive() == Resume(from_version=3)
+    await peer.send(Update(game_id=GAME_ID, version=6))  # still waiting for the whole view: dropped
     await peer.send(Events(game_id=GAME_ID, from_version=3, to_version=6, events=()), view_at(6))
     await connection.wait_for_version(6, timeout=5)
+    await peer.send(
+        Update(game_id=GAME_ID, version=7, patch=(PatchOp(op="replace", path="/pending", value=[]),))
+    )
+    await connection.wait_for_version(7, timeout=5)
     await connection.close()
 
     received = [m async for m in connection.messages()]
-    chain = [(m.from_version, m.to_version) for m in received if isinstance(m, Events)]
-    assert chain == [(3, 6)] and connection.gaps == 1 and connection.version == 6
-    assert [m.version for m in received if isinstance(m, ViewMessage)] == [3, 6]
+    kinds = [type(m).__name__ for m in received]
+    assert kinds == ["Welcome", "ViewMessage", "Events", "ViewMessage", "Update"], (
+        "the two that did not follow are dropped"
+    )
+    assert connection.gaps == 1 and connection.view is not None and connection.view.pending == ()
+
+
+async def test_an_update_that_does_not_fit_the_view_asks_for_a_whole_view() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server, version=3)
+    await peer.send(Update(game_id=GAME_ID, version=4, patch=(PatchOp(op="remove", path="/view/nowhere"),)))
+    assert await peer.receive() == Resume(from_version=3)
+    assert connection.gaps == 1 and connection.version == 3
+    await connection.close()
 
 
 @pytest.mark.parametrize("code", [1000, 4001, 4003, 4004])

@@ -10,7 +10,7 @@ from support_servers import ServerProcess as Server
 
 from packplay_clients import FirstBot, RandomBot, pending
 from packplay_protocol.errors import RejectReason
-from packplay_protocol.to_client import Events, GameOver, Rejected, ViewMessage
+from packplay_protocol.to_client import GameOver, Rejected, Update, ViewMessage
 
 GAMES = [("day_night", 2), ("mishra_factory", 3), ("wedding_planner", 2), ("base_race", 2)]
 
@@ -50,10 +50,12 @@ async def test_a_spectator_follows_the_game_and_cannot_act(server: Server, conne
 
     assert spectator.seat is None and first.seat is None
     assert isinstance(refused, Rejected) and refused.reason is RejectReason.UNAUTHORIZED
-    views = [m for m in received if isinstance(m, ViewMessage)]
-    assert views and all(v.legal.empty and v.seat is None and not pending(v) for v in views)
+    views = [m for m in received if isinstance(m, ViewMessage)] + [spectator.view]
+    assert all(v is not None and v.legal.empty and v.seat is None and not pending(v) for v in views)
+    updates = [m for m in received if isinstance(m, Update)]
+    assert updates and all(u.action_id is None for u in updates), "no acceptance is a spectator's"
     assert chain_breaks([first, *received]) == []
-    assert any(isinstance(m, Events) for m in received) and isinstance(received[-1], GameOver)
+    assert any(u.events for u in updates) and isinstance(received[-1], GameOver)
 
 
 async def test_first_bots_replay_the_same_seeded_game(server: Server, connections: Connections) -> None:

@@ -12,7 +12,7 @@ async def test_the_guides_transcripts_are_current(server: Server) -> None:
     recordings = {game: await record_game(server.url, game, seed) for game, seed in GAMES}
     rendered = render(recordings)
     assert rendered.strip("\n") == section(GUIDE.read_text(encoding="utf-8")), "run: packplay protocol docs"
-    for kind in ("hello", "welcome", "join", "view", "act", "accepted", "events", "game_over"):
+    for kind in ("hello", "welcome", "join", "view", "act", "update", "game_over"):
         assert f'"type": "{kind}"' in rendered
 
 

@@ -1,9 +1,12 @@
 """Properties every rules engine must have, checked on random legal play from random seeds.
 
 For each game and player count: play ends; every card is in exactly one zone at every
-step; no view or event shows an audience a card hidden from it; replaying the log gives
-the identical final state; refused actions raise a typed RuleError and change nothing;
-every action described by ``legal_actions`` is accepted.
+step, and the card table holds exactly those cards and never changes; views and events
+carry no card facts (cards travel by id; their facts are in each audience's card table,
+which holds no card hidden from it), and every card they name is in that table, but for
+the face-down pieces of Base Race; replaying the log gives the identical final state;
+refused actions raise a typed RuleError and change nothing; every action described by
+``legal_actions`` is accepted.
 """
 
 from __future__ import annotations
@@ -37,6 +40,9 @@ CASES = [
 ]
 CATALOG = load_catalog()
 SEEDS = st.integers(min_value=0, max_value=2**53 - 1)
+NAMES_HIDDEN_CARDS = frozenset({"base_race"})
+"""Games whose views name some cards the audience may not know, by id alone: Base Race shows
+every face-down piece by id on purpose (BR-6: everyone sees where every card is)."""
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -59,15 +65,41 @@ def card_renderings(value: Any) -> Iterator[dict[str, Any]]:
             yield value
         for item in value.values():
             yield from card_renderings(item)
-    elif isinstance(value, list):
+    elif isinstance(value, list | tuple):
         for item in value:
             yield from card_renderings(item)
 
 
+def strings(value: Any) -> Iterator[str]:
+    """Every string in a wire structure, keys included (card ids are strings)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from strings(key)
+            yield from strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from strings(item)
+
+
 def assert_no_leak(engine: Game[Any], state: Any, audience: Audience, payload: Any) -> None:
+    """No card facts travel; every card named is in the audience's card table (so none hidden
+    from it is named), but for the games that name hidden cards by id alone."""
+    wire = msgspec.to_builtins(payload)
+    shown = [card["id"] for card in card_renderings(wire)]
+    assert not shown, f"{engine.name}: card facts on the wire for {shown}"
+    if engine.name in NAMES_HIDDEN_CARDS:
+        return
+    named = set(strings(wire)) & state.cards.keys()
+    unknown = named - set(engine.known_cards(state, audience))
+    assert not unknown, f"{engine.name}: audience {audience} is told of cards not in its table {unknown}"
+
+
+def assert_card_table(engine: Game[Any], state: Any, audience: Audience) -> None:
+    """An audience's card table: every card of the game not hidden from it."""
     hidden = engine.hidden_from(state, audience)
-    shown = {card["id"] for card in card_renderings(msgspec.to_builtins(payload))}
-    assert not (shown & hidden), f"{engine.name}: audience {audience} sees hidden cards {shown & hidden}"
+    assert engine.known_cards(state, audience) == sorted(set(state.cards) - hidden)
 
 
 def all_ids(engine: Game[Any], state: Any) -> list[str]:
@@ -87,6 +119,8 @@ class Checked:
         self.log: list[LoggedAction] = []
         self.card_ids = sorted(all_ids(self.engine, self.state))
         assert len(set(self.card_ids)) == len(self.card_ids)
+        assert set(self.card_ids) == self.state.cards.keys()
+        self.card_table = dict(self.state.cards)
 
     def run(self, max_steps: int = 5000) -> None:
         self.check_step([])
@@ -107,7 +141,9 @@ class Checked:
 
     def check_step(self, events: list[Any]) -> None:
         assert sorted(all_ids(self.engine, self.state)) == self.card_ids
+        assert self.state.cards == self.card_table, "the card table never changes"
         for audience in audiences(self.players):
+            assert_card_table(self.engine, self.state, audience)
             assert_no_leak(self.engine, self.state, audience, self.engine.view(self.state, audience))
             assert_no_leak(self.engine, self.state, audience, events_for(events, audience))
         for seat in range(self.players):

@@ -70,11 +70,11 @@ def test_a_module_without_an_event_union_contributes_its_tagged_events() -> None
     assert (toy.name, toy.actions, toy.view, toy.events) == ("toy", (Poke,), View, (Poked,))
 
 
-def test_routes_are_unique_and_under_v1() -> None:
+def test_routes_are_unique_and_under_the_version_prefix() -> None:
     keys = [(r.method, r.path) for r in rest.ROUTES]
     assert len(set(keys)) == len(keys)
     assert len({r.operation_id for r in rest.ROUTES}) == len(rest.ROUTES)
-    assert all(r.path.startswith("/v1/") for r in rest.ROUTES)
+    assert all(r.path.startswith("/v2/") for r in rest.ROUTES)
 
 
 @pytest.mark.parametrize("code", list(ErrorCode), ids=lambda c: c.value)

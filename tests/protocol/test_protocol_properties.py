@@ -19,9 +19,9 @@ from packplay_protocol.catalog import tag_of
 from packplay_protocol.codec import Direction
 from packplay_protocol.from_client import CLIENT_MESSAGES
 from packplay_protocol.to_client import SERVER_MESSAGES
-from packplay_protocol.version import Encoding
+from packplay_protocol.version import PROTOCOL_VERSION, Encoding
 
-SCHEMA_DIR = Path(__file__).resolve().parents[2] / "protocol" / "schema" / "v1"
+SCHEMA_DIR = Path(__file__).resolve().parents[2] / "protocol" / "schema" / f"v{PROTOCOL_VERSION}"
 MESSAGES = [(Direction.FROM_CLIENT, m) for m in CLIENT_MESSAGES] + [
     (Direction.TO_CLIENT, m) for m in SERVER_MESSAGES
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from packplay_protocol.version import (
+    API_PREFIX,
     SUBPROTOCOLS,
     Encoding,
     Negotiated,
@@ -13,22 +14,30 @@ from packplay_protocol.version import (
 )
 
 
-def test_the_server_speaks_json_and_msgpack_in_v1() -> None:
-    assert SUBPROTOCOLS == {"packplay.v1.json": Encoding.JSON, "packplay.v1.msgpack": Encoding.MSGPACK}
-    assert subprotocol(1, Encoding.MSGPACK) == "packplay.v1.msgpack"
+def test_the_server_speaks_json_and_msgpack_in_v2() -> None:
+    assert SUBPROTOCOLS == {"packplay.v2.json": Encoding.JSON, "packplay.v2.msgpack": Encoding.MSGPACK}
+    assert subprotocol(2, Encoding.MSGPACK) == "packplay.v2.msgpack"
+    assert API_PREFIX == "/v2"
 
 
 def test_the_clients_first_spoken_preference_wins() -> None:
-    chosen = negotiate(["packplay.v2.msgpack", "packplay.v1.msgpack", "packplay.v1.json"])
-    assert chosen == Negotiated(subprotocol="packplay.v1.msgpack", version=1, encoding=Encoding.MSGPACK)
+    chosen = negotiate(["packplay.v9.msgpack", "packplay.v2.msgpack", "packplay.v2.json"])
+    assert chosen == Negotiated(subprotocol="packplay.v2.msgpack", version=2, encoding=Encoding.MSGPACK)
 
 
 def test_an_unknown_version_is_refused_with_what_is_spoken() -> None:
     refusal = negotiate(["packplay.v9.json", "chat"])
     assert isinstance(refusal, Refusal)
-    assert refusal.spoken == ("packplay.v1.json", "packplay.v1.msgpack")
+    assert refusal.spoken == ("packplay.v2.json", "packplay.v2.msgpack")
     assert "packplay.v9.json" in refusal.message
-    assert "packplay.v1.json, packplay.v1.msgpack" in refusal.message
+    assert "packplay.v2.json, packplay.v2.msgpack" in refusal.message
+
+
+def test_a_client_of_the_retired_v1_is_told_so() -> None:
+    refusal = negotiate(["packplay.v1.json"])
+    assert isinstance(refusal, Refusal)
+    assert refusal.message.startswith("protocol v1 is retired")
+    assert "packplay.v2.json, packplay.v2.msgpack" in refusal.message
 
 
 def test_no_offer_is_refused() -> None:
@@ -38,11 +47,11 @@ def test_no_offer_is_refused() -> None:
 
 
 def test_the_header_is_split_on_commas() -> None:
-    assert parse_offer(" packplay.v1.json ,packplay.v1.msgpack,, ") == (
-        "packplay.v1.json",
-        "packplay.v1.msgpack",
+    assert parse_offer(" packplay.v2.json ,packplay.v2.msgpack,, ") == (
+        "packplay.v2.json",
+        "packplay.v2.msgpack",
     )
     assert parse_offer(None) == ()
-    assert negotiate(parse_offer("x, packplay.v1.json")) == Negotiated(
-        subprotocol="packplay.v1.json", version=1, encoding=Encoding.JSON
+    assert negotiate(parse_offer("x, packplay.v2.json")) == Negotiated(
+        subprotocol="packplay.v2.json", version=2, encoding=Encoding.JSON
     )

@@ -29,7 +29,7 @@ def redis_url(redis_server: EmbeddedRedis) -> str:
 
 @pytest.fixture
 async def store(redis_url: str) -> AsyncIterator[Store]:
-    opened = Store.from_url(redis_url)
+    opened = Store.from_url(redis_url, process_id="this")
     yield opened
     await opened.close()
 

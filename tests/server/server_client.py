@@ -1,8 +1,8 @@
-"""A small protocol-v1 client over real sockets, and a bot that plays from the view alone.
+"""A small protocol client over real sockets, and a bot that plays from the view alone.
 
 Used by the integration tests. The client checks the server's promises as it goes:
-events chain version to version (nothing lost, nothing twice), views never go back
-in time.
+every update follows the version held (nothing lost, nothing twice) and its patch
+applies to the view held; views never go back in time.
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import websockets
 from websockets.asyncio.client import ClientConnection
 
 from packplay.games.random_policy import random_action
 from packplay.rng import Rng
-from packplay_protocol.codec import decode_server, encode
+from packplay_protocol import patch
+from packplay_protocol.codec import decode_plain, decode_server, encode
 from packplay_protocol.errors import DecodeError, RejectReason
 from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Resume
 from packplay_protocol.games.common import LegalActions
@@ -29,10 +31,11 @@ from packplay_protocol.to_client import (
     GameOver,
     Rejected,
     ServerMessage,
+    Update,
     ViewMessage,
     Welcome,
 )
-from packplay_protocol.version import Encoding, subprotocol
+from packplay_protocol.version import PROTOCOL_VERSION, Encoding, subprotocol
 
 _ids = itertools.count()
 
@@ -41,21 +44,25 @@ class Client:
     """One connection; ``received`` keeps every message for the leak checks (unless not ``keep``)."""
 
     def __init__(self, base: str, encoding: Encoding = Encoding.JSON, keep: bool = True) -> None:
-        self.url = base.replace("http://", "ws://") + "/v1/ws"
+        self.url = base.replace("http://", "ws://") + "/v2/ws"
         self.encoding = encoding
         self.keep = keep
         self.ws: ClientConnection | None = None
         self.received: list[ServerMessage] = []
         self.version = -1
         self.view: ViewMessage | None = None
+        self.document: dict[str, Any] | None = None
+        """The view message as plain data, patched by every update."""
         self.over: GameOver | None = None
         self.broken: list[str] = []
         """Promises the server broke (a gap or a repeat in the chain of versions)."""
         self.view_times: dict[int, float] = {}
         """When each version's view arrived (``time.perf_counter``), for latency figures."""
+        self.acked: set[str] = set()
+        """Action ids acknowledged by an update."""
 
     async def connect(self, token: str | None = None) -> Welcome:
-        offer = [subprotocol(1, self.encoding)]
+        offer = [subprotocol(PROTOCOL_VERSION, self.encoding)]
         self.ws = await websockets.connect(self.url, subprotocols=offer, max_size=2**22)  # type: ignore[list-item]
         await self.send(Hello(client="packplay-tests/1", token=token))
         welcome = await self.recv()
@@ -78,7 +85,7 @@ class Client:
         assert not isinstance(message, DecodeError), message
         if self.keep:
             self.received.append(message)
-        self._track(message)
+        self._track(message, frame)
         return message
 
     async def until(self, done: Callable[[ServerMessage], bool], timeout: float = 10.0) -> ServerMessage:
@@ -108,19 +115,48 @@ class Client:
         if self.ws is not None:
             await self.ws.close()
 
-    def _track(self, message: ServerMessage) -> None:
+    def _track(self, message: ServerMessage, frame: bytes | str) -> None:
         if isinstance(message, Events):
             if message.from_version != self.version:
                 self.broken.append(f"events from {message.from_version} after version {self.version}")
-            self.version = message.to_version
         elif isinstance(message, ViewMessage):
             self.view_times.setdefault(message.version, time.perf_counter())
             if message.version < self.version:
                 self.broken.append(f"view {message.version} after version {self.version}")
             self.version = max(self.version, message.version)
             self.view = message
+            self.document = decode_plain(frame, self.encoding, max_bytes=2**22)
+        elif isinstance(message, Update):
+            self._patch(message)
         elif isinstance(message, GameOver):
             self.over = message
+
+    def _patch(self, update: Update) -> None:
+        if update.version != self.version + 1 or self.document is None:
+            self.broken.append(f"update to {update.version} after version {self.version}")
+            return
+        try:
+            document = patch.apply(self.document, update.patch)
+        except patch.PatchError as error:
+            self.broken.append(f"update to {update.version} does not fit: {error}")
+            return
+        document["version"] = update.version
+        self.document, self.version = document, update.version
+        self.view = msgspec.convert(document, ViewMessage)
+        self.view_times.setdefault(update.version, time.perf_counter())
+        if update.action_id is not None:
+            self.acked.add(update.action_id)
+
+
+def answered(action_id: str) -> Callable[[ServerMessage], bool]:
+    """Whether a message answers the action: its update, or an accepted or rejected."""
+
+    def done(message: ServerMessage) -> bool:
+        if isinstance(message, Update):
+            return message.action_id == action_id
+        return isinstance(message, Accepted | Rejected) and message.action_id == action_id
+
+    return done
 
 
 def pick(legal: LegalActions[Any], rng: random.Random, action_type: Any = Any) -> Any:
@@ -141,6 +177,7 @@ class Bot:
         self.think = think
         """Mean seconds to wait before each action, as a person would (load tests)."""
         self.answers: list[Accepted | Rejected] = []
+        """Each answer; an update that acknowledged an action counts as its ``accepted``."""
         self.sent: dict[str, float] = {}
         """When each action left (``time.perf_counter``), by action id."""
 
@@ -156,7 +193,9 @@ class Bot:
             act = Act(action_id=new_action_id(), version=view.version, action=pick(view.legal, self.rng))
             self.sent[act.action_id] = time.perf_counter()
             await client.send(act)
-            answer = await client.until(lambda m: isinstance(m, Accepted | Rejected))
+            answer = await client.until(answered(act.action_id))
+            if isinstance(answer, Update):
+                answer = Accepted(action_id=act.action_id, version=answer.version)
             assert isinstance(answer, Accepted | Rejected)
             self.answers.append(answer)
             if isinstance(answer, Rejected) and answer.reason is not RejectReason.STALE_VERSION:
@@ -165,7 +204,7 @@ class Bot:
                 return True
         current = client.view
         if client.over is None and current is not None and current.version <= view.version:
-            await client.until(lambda m: isinstance(m, ViewMessage | GameOver) and _newer(m, view))
+            await client.until(lambda m: _newer(m, view))
         return client.over is None
 
     async def play(self, stop_after: int | None = None) -> None:
@@ -178,5 +217,5 @@ class Bot:
 
 def _newer(message: ServerMessage, than: ViewMessage) -> bool:
     return isinstance(message, GameOver) or (
-        isinstance(message, ViewMessage) and message.version > than.version
+        isinstance(message, ViewMessage | Update) and message.version > than.version
     )

@@ -20,7 +20,7 @@ from packplay.games.registry import get_game
 from packplay.server.service import initial_state
 from packplay.server.store import GameMeta
 from packplay_protocol.rest import Replay
-from packplay_protocol.to_client import Events, GameOver, ServerMessage, ViewMessage
+from packplay_protocol.to_client import Events, GameOver, ServerMessage, Update, ViewMessage
 
 FACTS = ("name", "number", "colors", "type_line")
 
@@ -45,7 +45,7 @@ def replay_states(replay: Replay) -> list[Any]:
 def versions_of(message: ServerMessage, last: int) -> range | None:
     if isinstance(message, Events):
         return range(message.from_version + 1, message.to_version + 1)
-    if isinstance(message, ViewMessage):
+    if isinstance(message, ViewMessage | Update):
         return range(message.version, message.version + 1)
     if isinstance(message, GameOver):
         return range(last, last + 1)

@@ -19,12 +19,12 @@ from packplay_protocol.rest import GameSummary, Replay, SeatGrant
 async def open_game(base: str, game: str, players: int, **extra: Any) -> tuple[str, list[str]]:
     """Create a game and take every seat: (game id, token per seat)."""
     async with httpx.AsyncClient(base_url=base) as http:
-        created = await http.post("/v1/games", json={"game": game, "players": players, **extra})
+        created = await http.post("/v2/games", json={"game": game, "players": players, **extra})
         assert created.status_code == 201, created.text
         game_id = msgspec.json.decode(created.content, type=GameSummary).game_id
         tokens = []
         for seat in range(players):
-            joined = await http.post(f"/v1/games/{game_id}/seats", json={"name": f"p{seat}"})
+            joined = await http.post(f"/v2/games/{game_id}/seats", json={"name": f"p{seat}"})
             assert joined.status_code == 201, joined.text
             tokens.append(msgspec.json.decode(joined.content, type=SeatGrant).token)
     return game_id, tokens
@@ -32,7 +32,7 @@ async def open_game(base: str, game: str, players: int, **extra: Any) -> tuple[s
 
 async def fetch_replay(base: str, game_id: str) -> Replay:
     async with httpx.AsyncClient(base_url=base) as http:
-        response = await http.get(f"/v1/games/{game_id}/replay")
+        response = await http.get(f"/v2/games/{game_id}/replay")
     assert response.status_code == 200, response.text
     return msgspec.json.decode(response.content, type=Replay)
 

@@ -24,7 +24,7 @@ async def _wait_over(base: str, game_id: str, timeout: float) -> None:
     async with httpx.AsyncClient(base_url=base) as http:
         while time.monotonic() < deadline:
             snapshot = msgspec.json.decode(
-                (await http.get(f"/v1/games/{game_id}")).content, type=GameSnapshot
+                (await http.get(f"/v2/games/{game_id}")).content, type=GameSnapshot
             )
             if snapshot.summary.status == "over":
                 return
@@ -58,14 +58,15 @@ async def test_a_sandbox_game_deals_exactly_the_given_cards(servers: list[Server
         game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2, **body)
         async with httpx.AsyncClient(base_url=servers[0].url) as http:
             response = await http.get(
-                f"/v1/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"}
+                f"/v2/games/{game_id}", headers={"Authorization": f"Bearer {tokens[0]}"}
             )
         snapshot = msgspec.json.decode(response.content, type=GameSnapshot)
         assert snapshot.summary.sandbox and snapshot.state is not None
-        views.append(snapshot.state.view)
-    belt = {card.name for card in views[0].belt}
+        views.append(snapshot.state)
+    belt = {views[0].cards[card_id].name for card_id in views[0].view.belt}
     assert len(belt) == 4 and belt <= names
-    assert views[0] == views[1], "same seed and cards, same game"
+    assert views[0].view == views[1].view, "same seed and cards, same game"
+    assert [card.name for card in views[0].cards.values()] == [card.name for card in views[1].cards.values()]
 
 
 async def test_sandbox_options_need_a_sandbox_server(redis_url: str) -> None:

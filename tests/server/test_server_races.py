@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 from collections import Counter
 
@@ -16,7 +17,7 @@ from packplay.server.store import Store
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CreateGame, JoinSeat
-from packplay_protocol.to_client import Accepted, Rejected
+from packplay_protocol.to_client import Accepted, Rejected, ServerMessage, Update
 from packplay_protocol.version import Encoding
 
 COPIES = 3
@@ -31,15 +32,28 @@ async def _connections(servers: list[ServerProcess], game_id: str, token: str, c
 
 
 async def _answers(client: Client, acts: list[Act]) -> list[Accepted | Rejected]:
-    """Send every act at once on one connection, then read one answer per act."""
+    """Send every act at once on one connection, then read one answer per act (an update
+    that acknowledges an act counts as its ``accepted``)."""
     for act in acts:
         await client.send(act)
+    waiting = Counter(act.action_id for act in acts)
     found: list[Accepted | Rejected] = []
-    while len(found) < len(acts):
-        answer = await client.until(lambda m: isinstance(m, Accepted | Rejected))
-        assert isinstance(answer, Accepted | Rejected)
-        found.append(answer)
+    while waiting:
+        message = await client.until(functools.partial(_answers_one_of, waiting))
+        action_id = getattr(message, "action_id", "")
+        if isinstance(message, Update):
+            found.extend([Accepted(action_id=action_id, version=message.version)] * waiting.pop(action_id))
+            continue
+        assert isinstance(message, Accepted | Rejected)
+        found.append(message)
+        waiting[action_id] -= 1
+        if not waiting[action_id]:
+            del waiting[action_id]
     return found
+
+
+def _answers_one_of(waiting: Counter[str], message: ServerMessage) -> bool:
+    return getattr(message, "action_id", None) in waiting
 
 
 async def _race(sends: list[tuple[Client, Act]]) -> list[Accepted | Rejected]:

@@ -60,7 +60,7 @@ async def _wait_for_version(base: str, game_id: str, version: int) -> None:
     """Until the game moved on without the dropped seat."""
     async with httpx.AsyncClient(base_url=base) as http:
         for _ in range(100):
-            response = await http.get(f"/v1/games/{game_id}")
+            response = await http.get(f"/v2/games/{game_id}")
             if msgspec.json.decode(response.content, type=GameSnapshot).summary.version >= version:
                 return
             await asyncio.sleep(0.05)

@@ -1,28 +1,49 @@
-"""The authority against the private Redis, without sockets: idempotency, lifetimes, refusals."""
+"""The authority against the private Redis, without sockets: idempotency, lifetimes, refusals,
+and replicas: a process whose copy of a game fell behind, entries lost on the way."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from typing import Any
 
+import msgspec
 import pytest
 from server_client import pick
 
+from packplay.games.base import Audience
 from packplay.server import keys
-from packplay.server.service import Loaded, Service, ServiceError
+from packplay.server.rendering import Frames
+from packplay.server.replica import Replica
+from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings
-from packplay.server.store import Store, hash_token
+from packplay.server.store import Store
+from packplay_protocol import patch
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act
+from packplay_protocol.patch import PatchOp
 from packplay_protocol.rest import CreateGame, JoinSeat
+from packplay_protocol.version import Encoding
 
 SETTINGS = Settings(lobby_ttl=100, active_ttl=1000, finished_ttl=50)
 
 
+def _service(redis_url: str, name: str) -> Service:
+    return Service(Store.from_url(redis_url, process_id=name), SETTINGS)
+
+
 @pytest.fixture
 async def service(redis_url: str) -> AsyncIterator[Service]:
-    opened = Service(Store.from_url(redis_url), SETTINGS)
+    opened = _service(redis_url, "one")
+    yield opened
+    await opened.store.close()
+
+
+@pytest.fixture
+async def other(redis_url: str) -> AsyncIterator[Service]:
+    """A second process's service on the same Redis."""
+    opened = _service(redis_url, "two")
     yield opened
     await opened.store.close()
 
@@ -33,31 +54,84 @@ async def _started(service: Service, game: str = "mishra_factory", players: int 
     return created.game_id, [grant.token for grant in grants]
 
 
-def _move(loaded: Loaded, seat: int, rng: random.Random) -> Any:
-    return pick(loaded.engine.legal_actions(loaded.state, seat), rng, loaded.engine.action_type)
+def _move(replica: Replica, seat: int, rng: random.Random) -> Any:
+    return pick(replica.engine.legal_actions(replica.state, seat), rng, replica.engine.action_type)
+
+
+async def _play_one(service: Service, game_id: str, rng: random.Random) -> int:
+    """One legal move of the first pending seat, decided on Redis's version; the new version."""
+    current = await service.current(game_id)
+    seat = current.engine.pending(current.state)[0]
+    act = Act(action_id=f"a{rng.random()}", version=current.version, action=_move(current, seat, rng))
+    answer = await service.act(game_id, seat, act)
+    assert answer.accepted, answer
+    return answer.version
+
+
+class Recorder:
+    """A watcher that keeps what it is sent, and applies each update to its copy of the view."""
+
+    def __init__(self) -> None:
+        self.frames: list[Frames] = []
+        self.document: dict[str, Any] | None = None
+        self.resyncs = 0
+
+    def deliver(self, frames: Frames) -> None:
+        """What a client does with the frames: decode them and patch its copy of the view."""
+        self.frames.append(frames)
+        for frame in frames.encoded(Encoding.JSON):
+            message = msgspec.json.decode(frame)
+            if message["type"] == "view":
+                self.document = message
+            elif message["type"] == "update":
+                assert self.document is not None and message["version"] == self.document["version"] + 1
+                ops = msgspec.convert(message["patch"], list[PatchOp])
+                self.document = patch.apply(self.document, ops)
+                self.document["version"] = message["version"]
+
+    def resync(self) -> None:
+        self.resyncs += 1
+
+
+async def _watch(service: Service, game_id: str, audience: Audience) -> Recorder:
+    recorder = Recorder()
+    recorder.deliver(await service.watch(game_id, recorder, audience, None))
+    return recorder
 
 
 async def test_the_same_action_id_is_answered_the_same_and_applied_once(service: Service) -> None:
     game_id, _ = await _started(service)
-    loaded = await service.current(game_id)
-    seat = loaded.engine.pending(loaded.state)[0]
-    act = Act(action_id="once", version=loaded.version, action=_move(loaded, seat, random.Random(1)))
+    replica = await service.current(game_id)
+    seat = replica.engine.pending(replica.state)[0]
+    act = Act(action_id="once", version=replica.version, action=_move(replica, seat, random.Random(1)))
     first = await service.act(game_id, seat, act)
     again = await service.act(game_id, seat, act)
     assert first.accepted and again == first
-    assert (await service.current(game_id)).version == loaded.version + 1
+    assert (await service.current(game_id)).version == replica.version + 1
 
-    different = next(a for n in range(50) if (a := _move(loaded, seat, random.Random(n))) != act.action)
+    different = next(a for n in range(50) if (a := _move(replica, seat, random.Random(n))) != act.action)
     other = Act(action_id="once", version=first.version, action=different)
     reused = await service.act(game_id, seat, other)
     assert not reused.accepted and reused.reason == RejectReason.DUPLICATE
 
 
+async def test_a_resent_action_is_recognised_by_a_process_that_never_saw_it(
+    service: Service, other: Service
+) -> None:
+    game_id, _ = await _started(service)
+    replica = await service.current(game_id)
+    seat = replica.engine.pending(replica.state)[0]
+    act = Act(action_id="resent", version=replica.version, action=_move(replica, seat, random.Random(2)))
+    first = await service.act(game_id, seat, act)
+    assert first.accepted
+    assert await other.act(game_id, seat, act) == first
+
+
 async def test_a_refused_action_is_answered_the_same_when_repeated(service: Service) -> None:
     game_id, _ = await _started(service)
-    loaded = await service.current(game_id)
-    idle = 1 - loaded.engine.pending(loaded.state)[0]
-    act = Act(action_id="early", version=loaded.version, action=_move(loaded, 1 - idle, random.Random(1)))
+    replica = await service.current(game_id)
+    idle = 1 - replica.engine.pending(replica.state)[0]
+    act = Act(action_id="early", version=replica.version, action=_move(replica, 1 - idle, random.Random(1)))
     first = await service.act(game_id, idle, act)
     assert first.reason == RejectReason.NOT_YOUR_TURN
     assert await service.act(game_id, idle, act) == first
@@ -67,17 +141,15 @@ async def test_lobbies_expire_sooner_than_games_and_finished_games_sooner_still(
     created = await service.create(CreateGame(game="day_night", players=2))
     redis = service.store.redis
     assert 0 < await redis.ttl(keys.game(created.game_id)) <= SETTINGS.lobby_ttl
-    game_id, tokens = await _started(service, "day_night")
+    game_id, _ = await _started(service, "day_night")
     assert SETTINGS.lobby_ttl < await redis.ttl(keys.game(game_id)) <= SETTINGS.active_ttl
-    assert SETTINGS.lobby_ttl < await redis.ttl(keys.token(hash_token(tokens[0]))) <= SETTINGS.active_ttl
 
     rng = random.Random(4)
-    while pending := (loaded := await service.current(game_id)).engine.pending(loaded.state):
-        for seat in pending:
-            act = Act(action_id=f"a{rng.random()}", version=loaded.version, action=_move(loaded, seat, rng))
-            await service.act(game_id, seat, act)
-    for key in (*keys.game_keys(game_id), keys.token(hash_token(tokens[1]))):
-        assert 0 < await redis.ttl(key) <= SETTINGS.finished_ttl
+    while (await service.current(game_id)).status != "finished":
+        await _play_one(service, game_id, rng)
+    for key in keys.game_keys(game_id):
+        if await redis.exists(key):
+            assert 0 < await redis.ttl(key) <= SETTINGS.finished_ttl
 
 
 async def test_acting_in_a_game_that_waits_for_players_is_refused(service: Service) -> None:
@@ -90,10 +162,131 @@ async def test_acting_in_a_game_that_waits_for_players_is_refused(service: Servi
     assert waiting.value.code is ErrorCode.OUT_OF_ORDER
 
 
-async def test_a_game_left_full_by_a_crash_is_started_by_whoever_looks_first(service: Service) -> None:
+async def test_a_game_left_full_by_a_crash_is_started_by_whoever_looks_first(
+    service: Service, other: Service
+) -> None:
     created = await service.create(CreateGame(game="day_night", players=2))
     for seat in range(2):
-        outcome = await service.store.join(created.game_id, hash_token(f"t{seat}"), "p", None, 100)
+        outcome = await service.store.join(created.game_id, f"t{seat}", "p", None, 100)
         assert outcome[0] == "ok"
-    loaded = await service.current(created.game_id)
-    assert (loaded.snapshot.status, loaded.version) == ("active", 0)
+    replica = await other.current(created.game_id)
+    assert (replica.status, replica.version) == ("active", 0)
+
+
+async def test_a_token_names_its_game_and_proves_its_seat(service: Service) -> None:
+    game_id, tokens = await _started(service)
+    assert [await service.seat_of(token) for token in tokens] == [(game_id, 0), (game_id, 1)]
+    assert await service.seat_of(tokens[0][:-1] + "x") is None
+    assert await service.seat_of("no-dot-in-this-token") is None
+
+
+async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Service, other: Service) -> None:
+    """``service`` holds a copy it is not kept up to date on; ``other`` moves the game on."""
+    game_id, _ = await _started(service)
+    rng = random.Random(7)
+    await _play_one(service, game_id, rng)
+    stale = service.tables.get(game_id).replica
+    assert stale is not None and stale.version == 1
+    for _ in range(3):
+        await _play_one(other, game_id, rng)
+    current = await other.current(game_id)
+    seat = current.engine.pending(current.state)[0]
+    act = Act(action_id="late", version=current.version, action=_move(current, seat, rng))
+    answer = await service.act(game_id, seat, act)
+    assert answer.accepted and answer.version == current.version + 1
+    assert service.tables.get(game_id).replica is not None
+    assert service.tables.get(game_id).replica.version == current.version + 1  # type: ignore[union-attr]
+
+
+async def test_watchers_of_two_processes_see_every_version_and_agree_with_a_whole_view(
+    service: Service, other: Service
+) -> None:
+    """Moves committed by one process reach the other's watchers as updates (the entries are
+    handed over as the pub/sub channel would); each patched view equals a whole view."""
+    game_id, _ = await _started(service, "wedding_planner", 3)
+    here = await _watch(service, game_id, 0)
+    there = await _watch(other, game_id, 1)
+    rng = random.Random(9)
+    for _ in range(6):
+        before = (await service.current(game_id)).version
+        await _play_one(service, game_id, rng)
+        for raw_entry in [raw for entry, raw in await service.store.entries(game_id, before)]:
+            other.tables.receive(game_id, raw_entry)
+    assert here.document is not None and there.document is not None
+    version = here.document["version"]
+    assert there.document["version"] == version
+    for service_, recorder, seat in ((service, here, 0), (other, there, 1)):
+        whole = await service_.resume(game_id, seat, None)
+        assert _json(whole.messages[0]) == recorder.document
+
+
+async def test_a_lost_entry_is_read_from_the_log(service: Service, other: Service) -> None:
+    game_id, _ = await _started(service, "mishra_factory", 2)
+    there = await _watch(other, game_id, None)
+    rng = random.Random(3)
+    entries = []
+    for _ in range(3):
+        before = (await service.current(game_id)).version
+        await _play_one(service, game_id, rng)
+        entries.extend(raw for _, raw in await service.store.entries(game_id, before))
+    other.tables.receive(game_id, entries[-1])  # the first two never arrived
+    for _ in range(50):
+        if there.document is not None and there.document["version"] == 3:
+            break
+        await asyncio.sleep(0.02)
+    assert there.document is not None and there.document["version"] == 3
+    assert [frames.version for frames in there.frames] == [0, 1, 2, 3]
+    whole = await other.resume(game_id, None, None)
+    assert _json(whole.messages[0]) == there.document
+
+
+def _json(message: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(message))
+
+
+async def test_an_old_action_id_sent_again_on_a_later_version_is_not_applied_again(
+    service: Service, other: Service
+) -> None:
+    game_id, _ = await _started(service, "wedding_planner", 2)
+    rng = random.Random(5)
+    replica = await service.current(game_id)
+    seat = replica.engine.pending(replica.state)[0]
+    first = Act(action_id="early", version=replica.version, action=_move(replica, seat, rng))
+    answer = await service.act(game_id, seat, first)
+    assert answer.accepted
+    for _ in range(3):
+        await _play_one(service, game_id, rng)
+    now = await service.current(game_id)
+    for process in (service, other):  # the one that took it, and one that never saw it
+        resent = Act(action_id="early", version=now.version, action=first.action)
+        assert await process.act(game_id, seat, resent) == answer
+    assert (await service.current(game_id)).version == now.version
+
+
+async def test_a_game_let_go_of_is_read_again_and_its_watchers_stay_exact(
+    service: Service, other: Service
+) -> None:
+    """A process drops the state of a game without moves (its connections stay); the next move
+    here, or the next entry from another process, reads it again, and watchers keep up."""
+    game_id, _ = await _started(service, "mishra_factory", 2)
+    here = await _watch(service, game_id, 0)
+    there = await _watch(other, game_id, 1)
+    rng = random.Random(2)
+    assert service.tables.cool(0.0) >= 1 and service.tables.get(game_id).replica is None
+    version = await _play_one(service, game_id, rng)  # a move here, on a game let go of
+    other.tables.get(game_id).let_go()
+    before = version
+    version = await _play_one(service, game_id, rng)
+    for _, raw in await service.store.entries(game_id, before):
+        other.tables.receive(game_id, raw)  # an entry for a game the other process let go of
+    for _ in range(50):
+        if there.resyncs:
+            break
+        await asyncio.sleep(0.02)
+    assert there.resyncs == 1, "the other process read the game again: its watcher catches up"
+    assert there.document is not None
+    there.deliver(await other.resume(game_id, 1, there.document["version"]))  # as its session would
+    for process, recorder, seat in ((service, here, 0), (other, there, 1)):
+        assert recorder.document is not None and recorder.document["version"] == version
+        whole = await process.resume(game_id, seat, None)
+        assert _json(whole.messages[0]) == recorder.document

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from packplay.server.rendering import Frames
 from packplay.server.session import (
     ACTION_BURST,
     MAX_BAD_FRAMES,
@@ -9,7 +10,6 @@ from packplay.server.session import (
     CatchUp,
     Close,
     Outgoing,
-    Render,
     Session,
     Submit,
     Watch,
@@ -18,10 +18,10 @@ from packplay.server.store import Answer
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Hello, Join, Ping, Resume
 from packplay_protocol.limits import DEFAULT_LIMITS
-from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerMessage, Welcome
+from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, Welcome
 from packplay_protocol.version import Encoding, Negotiated
 
-NEGOTIATED = Negotiated(subprotocol="packplay.v1.json", version=1, encoding=Encoding.JSON)
+NEGOTIATED = Negotiated(subprotocol="packplay.v2.json", version=2, encoding=Encoding.JSON)
 TAKE = {"type": "mishra_factory.take", "belt_position": 0, "group": "C"}
 
 
@@ -29,13 +29,9 @@ def _session() -> Session:
     return Session(NEGOTIATED, DEFAULT_LIMITS, "test", now=0.0)
 
 
-def _marker(version: int) -> Render:
-    """A render whose messages say which version and audience they were built for."""
-
-    def render(audience: int | None) -> list[ServerMessage]:
-        return [Pong(nonce=f"v{version}/{audience}")]
-
-    return render
+def _marker(version: int, action_id: str | None = None) -> Frames:
+    """Frames whose one message says which version they were built for."""
+    return Frames(version, [Pong(nonce=f"v{version}")], action_id)
 
 
 def _joined(seat: int | None = 1, version: int = 3) -> Session:
@@ -47,7 +43,7 @@ def _joined(seat: int | None = 1, version: int = 3) -> Session:
         session.receive(Hello(token="t" * 20), 0.0)
         session.authenticated(("g", seat))
         session.receive(Join(game_id="g"), 0.0)
-    session.caught_up([], version)
+    session.caught_up(Frames(version, []))
     return session
 
 
@@ -57,7 +53,7 @@ def _act(action_id: str = "a1", version: int = 3) -> Act:
 
 def test_hello_without_a_token_welcomes_a_spectator() -> None:
     (welcome,) = _session().receive(Hello(client="x"), 0.0)
-    assert isinstance(welcome, Welcome) and welcome.seat is None and welcome.protocol == "packplay.v1.json"
+    assert isinstance(welcome, Welcome) and welcome.seat is None and welcome.protocol == "packplay.v2.json"
 
 
 def test_a_token_is_checked_before_the_welcome() -> None:
@@ -98,23 +94,24 @@ def test_versions_arriving_while_joining_are_held_then_sent_once_in_order() -> N
     session = _session()
     session.receive(Hello(), 0.0)
     session.receive(Join(game_id="g", role="spectator"), 0.0)
-    assert session.update(5, _marker(5)) == []
-    assert session.update(6, _marker(6)) == []
-    out = session.caught_up([Pong(nonce="view5")], 5)
-    assert out == [Pong(nonce="view5"), Pong(nonce="v6/None")]
+    five, six = _marker(5), _marker(6)
+    assert session.deliver(five) == []
+    assert session.deliver(six) == []
+    view = Frames(5, [Pong(nonce="view5")])
+    assert session.caught_up(view) == [view, six]
 
 
 def test_each_version_is_sent_once_and_a_gap_asks_to_catch_up() -> None:
     session = _joined(seat=1, version=3)
-    assert session.update(4, _marker(4)) == [Pong(nonce="v4/1")]
-    assert session.update(4, _marker(4)) == []
-    assert session.update(3, _marker(3)) == []
-    assert session.update(6, _marker(6)) == [CatchUp("g", 1, 4)]
-    assert session.update(7, _marker(7)) == []
-    assert session.caught_up([Pong(nonce="events 4..6")], 6) == [
-        Pong(nonce="events 4..6"),
-        Pong(nonce="v7/1"),
-    ]
+    four = _marker(4)
+    assert session.deliver(four) == [four]
+    assert session.deliver(_marker(4)) == []
+    assert session.deliver(_marker(3)) == []
+    assert session.deliver(_marker(6)) == [CatchUp("g", 1, 4)]
+    seven = _marker(7)
+    assert session.deliver(seven) == []
+    caught_up = Frames(6, [Pong(nonce="events 4..6")])
+    assert session.caught_up(caught_up) == [caught_up, seven]
 
 
 def test_a_seat_acts_a_spectator_does_not() -> None:
@@ -139,13 +136,37 @@ def test_actions_beyond_the_burst_are_rate_limited() -> None:
     assert isinstance(session.receive(_act("later"), 2.0)[0], Submit), "the bucket refills"
 
 
-def test_answers_become_accepted_or_rejected_and_stale_ones_catch_up() -> None:
+def test_an_acceptance_rides_on_the_update_of_its_version() -> None:
     session = _joined(version=3)
-    assert session.answered(_act(), Answer(accepted=True, version=4)) == [Accepted(action_id="a1", version=4)]
+    four = _marker(4, action_id="a1")
+    assert session.deliver(four) == [four]
+    assert session.answered(_act(), Answer(accepted=True, version=4)) == [], "the update said it"
+
+
+def test_an_acceptance_that_comes_first_waits_for_its_version() -> None:
+    session = _joined(version=3)
+    assert session.answered(_act(), Answer(accepted=True, version=4)) == []
+    four = _marker(4, action_id="a1")
+    assert session.deliver(four) == [four]
+
+
+def test_an_acceptance_not_carried_by_an_update_is_sent_after_its_version() -> None:
+    session = _joined(version=3)
+    assert session.answered(_act(), Answer(accepted=True, version=4)) == []
+    assert session.deliver(_marker(6)) == [CatchUp("g", 1, 3)]
+    view = Frames(6, [Pong(nonce="whole view 6")])
+    assert session.caught_up(view) == [view, Accepted(action_id="a1", version=4)]
+    assert session.answered(_act("a2"), Answer(accepted=True, version=5)) == [
+        Accepted(action_id="a2", version=5)
+    ], "a resent action whose version the client has"
+
+
+def test_a_refusal_is_sent_at_once() -> None:
+    session = _joined(version=3)
     stale = Answer(accepted=False, version=5, reason="stale_version", message="moved on")
-    rejected, catch_up = session.answered(_act(), stale)
+    (rejected,) = session.answered(_act(), stale)
     assert isinstance(rejected, Rejected) and rejected.reason is RejectReason.STALE_VERSION
-    assert rejected.version == 5 and catch_up == CatchUp("g", 1, 3)
+    assert rejected.version == 5
 
 
 def test_bad_frames_get_errors_and_too_many_close_the_connection() -> None:
@@ -168,3 +189,11 @@ def test_a_resync_catches_up_from_the_last_version_sent() -> None:
     session = _joined(version=8)
     assert session.resync() == [CatchUp("g", 1, 8)]
     assert session.resync() == [], "one catch-up at a time"
+
+
+def test_an_action_sent_again_after_its_update_is_answered() -> None:
+    session = _joined(version=3)
+    four = _marker(4, action_id="a1")
+    assert session.deliver(four) == [four]
+    assert session.receive(_act(), 1.0) == [Submit("g", 1, _act())]
+    assert session.answered(_act(), Answer(accepted=True, version=4)) == [Accepted(action_id="a1", version=4)]

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 import pytest
 import redis
 
-from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.main import settings_from
+from packplay.server.embedded_redis import EmbeddedRedis, EmbeddedRedisError
+from packplay.server.main import private_dir, settings_from
+from packplay.server.runtime import Runtime
 from packplay.server.settings import SETTINGS_ENV, Settings
 
 
@@ -49,3 +51,29 @@ def test_the_private_server_answers_then_is_gone() -> None:
     with pytest.raises(redis.ConnectionError):
         client.ping()
     client.close()
+
+
+def test_deadlines_and_the_private_servers_directory_are_settings(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    env = {
+        "PACKPLAY_HEADER_TIMEOUT": "2.5",
+        "PACKPLAY_KEEP_ALIVE_TIMEOUT": "75",
+        "PACKPLAY_HELLO_TIMEOUT": "4",
+    }
+    settings = Settings.from_env(env)
+    assert (settings.header_timeout, settings.keep_alive_timeout) == (2.5, 75)
+    assert Runtime(settings).limits.hello_timeout_seconds == 4, "welcome announces the hello deadline"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert private_dir(Settings()) == tmp_path / "packplay" / "redis"
+    assert private_dir(Settings(redis_dir="/srv/games")) == Path("/srv/games")
+    assert private_dir(Settings(redis_dir="/srv/games", in_memory=True)) is None
+
+
+def test_one_data_directory_has_one_private_server(tmp_path: Path) -> None:
+    with EmbeddedRedis(data_dir=tmp_path) as first:
+        with pytest.raises(EmbeddedRedisError, match="another server uses"):
+            EmbeddedRedis(data_dir=tmp_path).start()
+        client = redis.Redis.from_url(first.url)
+        assert client.config_get("appendonly") == {"appendonly": "yes"}
+        client.close()

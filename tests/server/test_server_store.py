@@ -1,9 +1,10 @@
-"""The Redis store against a private real server: CAS, idempotency, seats, log, lobby."""
+"""The Redis store against a private real server: CAS, idempotency, seats, log, lobby, watchers."""
 
 from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 
 from packplay.games.base import GameConfig
 from packplay.server import keys
@@ -13,9 +14,9 @@ from packplay.server.store import (
     GameMeta,
     LogEntry,
     Store,
-    StoredEvent,
+    encode,
+    entry_decoder,
     hash_token,
-    update_decoder,
 )
 
 
@@ -24,50 +25,71 @@ def _meta(game_id: str = "g1", players: int = 2) -> GameMeta:
     return GameMeta(id=game_id, config=config, seed=7, created=time.time())
 
 
-def _commit(expected: int, field: str = "", status: str = "active") -> Commit:
-    entry = LogEntry(version=expected + 1, at=0.0, seat=0, events=(StoredEvent({"type": "x"}, (0,)),))
-    answer = Answer(accepted=True, version=expected + 1) if field else None
+def _commit(expected: int, action_id: str = "", status: str = "active", seat: int = 0) -> Commit:
+    entry = LogEntry(version=expected + 1, at=0.0, seat=seat, action_id=action_id or f"x{expected}")
     return Commit(
         game_id="g1",
         expected=expected,
         status=status,  # type: ignore[arg-type]
         state=f"state{expected + 1}".encode(),
-        legal=b"",
+        decisions=b"",
         entry=entry,
+        entry_bytes=encode(entry),
         ttl=60,
-        answer_field=field,
-        answer=answer,
+        answer=Answer(accepted=True, version=expected + 1, digest="d"),
     )
 
 
-async def _full_game(store: Store) -> None:
+async def _started(store: Store) -> None:
     await store.create(_meta(), ttl=60)
     for seat in range(2):
         await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
+    assert await store.start(_meta(), b"cards", b"state0", b"", None, ttl=60)
 
 
-async def test_join_fills_seats_in_order_then_starts(store: Store) -> None:
+async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store) -> None:
     await store.create(_meta(players=2), ttl=60)
-    assert await store.join("g1", hash_token("a"), "p", None, 60) == ("ok", 0, 1)
-    assert await store.join("g1", hash_token("b"), "p", 0, 60) == ("taken", -1, 0)
-    assert await store.join("g1", hash_token("b"), "p", None, 60) == ("ok", 1, 2)
+    assert (await store.join("g1", hash_token("a"), "p", None, 60))[:3] == ("ok", 0, 1)
+    assert (await store.join("g1", hash_token("b"), "p", 0, 60))[:3] == ("taken", -1, 0)
+    outcome, seat, taken, meta = await store.join("g1", hash_token("b"), "bo", None, 60)
+    assert (outcome, seat, taken) == ("ok", 1, 2) and meta is not None and meta.id == "g1"
     assert (await store.join("g1", hash_token("c"), "p", None, 60))[0] == "started"
-    snapshot, _ = await store.load("g1")
+    snapshot = await store.load("g1")
     assert snapshot is not None and snapshot.status == "starting" and snapshot.taken == 2
-    assert await store.seat_of(hash_token("b")) == ("g1", 1)
+    assert await store.seats("g1") == {0: (hash_token("a"), "p"), 1: (hash_token("b"), "bo")}
+
+
+async def test_a_game_is_started_once(store: Store) -> None:
+    await store.create(_meta(), ttl=60)
+    assert not await store.start(_meta(), b"c", b"s", b"", None, ttl=60), "not full yet"
+    for seat in range(2):
+        await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
+    assert await store.start(_meta(), b"c", b"s", b"", 123.0, ttl=60)
+    assert not await store.start(_meta(), b"c", b"s", b"", None, ttl=60)
+    snapshot = await store.load("g1")
+    assert snapshot is not None and (snapshot.status, snapshot.version, snapshot.state) == ("active", 0, b"s")
+    assert await store.entries("g1", -1) == []
+    assert await store.dealt("g1") == b"s", "the log starts with the dealt state"
+    assert await store.due_clocks(now=124.0) == [("g1", 123.0)]
+
+
+async def test_a_started_game_is_small_in_redis(store: Store) -> None:
+    """Small fields in small structures: Redis keeps them in its compact encodings."""
+    await _started(store)
+    for key in (keys.game("g1"), keys.seats("g1"), keys.setup("g1"), keys.log("g1")):
+        assert await store.redis.object("encoding", key) in (b"listpack", b"ziplist", b"quicklist"), key
 
 
 async def test_tokens_are_stored_hashed_only(store: Store) -> None:
-    await _full_game(store)
+    await _started(store)
     dump = b"".join(
         [
             key + b"".join(map(bytes, (await store.redis.hgetall(key)).values()))
-            for key in await store.redis.keys(f"{keys.PREFIX}:game:*seats")
+            for key in await store.redis.keys(f"{keys.PREFIX}:*")
+            if await store.redis.type(key) == b"hash"
         ]
     )
     assert b"t0" not in dump and hash_token("t0").encode() in dump
-    assert await store.redis.exists(keys.token(hash_token("t0")))
-    assert not await store.redis.exists(keys.token("t0"))
 
 
 async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
@@ -75,94 +97,118 @@ async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
     await store.join("g1", hash_token("a"), "p", None, 60)
     assert await store.leave("g1", 0, hash_token("wrong")) == "not_seated"
     assert await store.leave("g1", 0, hash_token("a")) == "ok"
-    assert await store.seat_of(hash_token("a")) is None
-    assert await store.join("g1", hash_token("b"), "p", None, 60) == ("ok", 0, 1)
+    assert await store.seats("g1") == {}
+    assert (await store.join("g1", hash_token("b"), "p", None, 60))[:3] == ("ok", 0, 1)
 
 
 async def test_open_games_are_listed_until_full(store: Store) -> None:
     await store.create(_meta("g1"), ttl=60)
     await store.create(_meta("g2"), ttl=60)
     await store.join("g2", hash_token("a"), "ann", None, 60)
-    ids = await store.game_ids("mishra_factory", open_only=True, limit=10, max_age=60)
+    ids = await store.game_ids("mishra_factory", open_only=True, limit=10)
     rows = await store.rows(ids)
     assert [(row.meta.id, row.names) for row in rows] == [("g2", {0: "ann"}), ("g1", {})]
     await store.join("g2", hash_token("b"), "bob", None, 60)
-    assert await store.game_ids(None, True, 10, 60) == ["g1"]
-    assert await store.game_ids("day_night", True, 10, 60) == []
-    assert sorted(await store.game_ids(None, False, 10, 60)) == ["g1", "g2"]
+    assert await store.game_ids(None, True, 10) == ["g1"]
+    assert await store.game_ids("day_night", True, 10) == []
+    assert await store.game_ids(None, False, 10) == [], "no game has started"
+    assert await store.start(_meta("g2"), b"cards", b"state0", b"", None, ttl=60)
+    assert await store.game_ids(None, False, 10) == ["g2"]
 
 
 async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
-    await _full_game(store)
-    assert await store.commit(_commit(-1)) == ("ok", None, 0)
-    outcome, _, found = await store.commit(_commit(-1))
-    assert (outcome, found) == ("conflict", 0)
-    snapshot, _ = await store.load("g1")
-    assert snapshot is not None and (snapshot.version, snapshot.state) == (0, b"state0")
-    assert [entry.version for entry in await store.entries_since("g1", -1)] == [0]
+    await _started(store)
+    ok = await store.commit(_commit(0))
+    assert (ok.outcome, ok.version) == ("ok", 1)
+    lost = await store.commit(_commit(0, action_id="other"))
+    assert (lost.outcome, lost.version) == ("conflict", 1)
+    assert [entry_decoder.decode(raw).version for raw in lost.missed] == [1], "what the loser missed"
+    snapshot = await store.load("g1")
+    assert snapshot is not None and (snapshot.version, snapshot.state) == (1, b"state1")
 
 
 async def test_concurrent_commits_on_one_version_let_exactly_one_win(store: Store) -> None:
-    await _full_game(store)
-    await store.commit(_commit(-1))
-    results = await asyncio.gather(*(store.commit(_commit(0)) for _ in range(20)))
-    assert sorted(outcome for outcome, _, _ in results).count("ok") == 1
-    assert len(await store.entries_since("g1", -1)) == 2
+    await _started(store)
+    results = await asyncio.gather(*(store.commit(_commit(0, action_id=f"a{i}")) for i in range(20)))
+    assert [result.outcome for result in results].count("ok") == 1
+    assert len(await store.entries("g1", -1)) == 1
 
 
-async def test_same_action_id_gets_the_stored_answer(store: Store) -> None:
-    await _full_game(store)
-    await store.commit(_commit(-1))
-    first = await store.commit(_commit(0, field="0:a1"))
-    again = await store.commit(_commit(1, field="0:a1"))
-    assert first == ("ok", Answer(accepted=True, version=1), 1)
-    assert again == ("duplicate", Answer(accepted=True, version=1), -1)
-    _, stored = await store.load("g1", "0:a1")
-    assert stored == Answer(accepted=True, version=1)
+async def test_every_accepted_action_id_gets_its_stored_answer(store: Store) -> None:
+    await _started(store)
+    first = await store.commit(_commit(0, action_id="a1"))
+    await store.commit(_commit(1, action_id="a2"))
+    again = await store.commit(_commit(2, action_id="a1"))
+    assert first.outcome == "ok"
+    assert (again.outcome, again.previous) == ("duplicate", Answer(accepted=True, version=1, digest="d"))
+    assert (await store.load("g1")).version == 2  # type: ignore[union-attr]
 
 
-async def test_remember_keeps_the_first_answer(store: Store) -> None:
-    first = Answer(accepted=False, version=3, reason="illegal_action", rule="MF-2")
-    assert await store.remember("g1", "0:x", first) == first
-    assert await store.remember("g1", "0:x", Answer(accepted=False, version=9)) == first
+async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
+    await _started(store)
+    refusal = Answer(accepted=False, version=0, reason="illegal_action", rule="MF-2", digest="d")
+    assert await store.remember("g1", "0:bad", refusal) == refusal
+    assert await store.remember("g1", "0:bad", Answer(accepted=False, version=9)) == refusal
+    later = await store.commit(_commit(0, action_id="bad"))
+    assert (later.outcome, later.previous) == ("duplicate", refusal)
+    assert 0 < await store.redis.ttl(keys.answers("g1")) <= 60, "refusals expire with their game"
 
 
-async def test_entries_since_reads_the_stream_from_a_version(store: Store) -> None:
-    await _full_game(store)
-    for version in range(-1, 5):
+async def test_entries_read_the_log_from_a_version(store: Store) -> None:
+    await _started(store)
+    for version in range(0, 5):
         await store.commit(_commit(version))
-    assert [entry.version for entry in await store.entries_since("g1", 3)] == [4, 5]
-    assert await store.entries_since("g1", 5) == []
-    assert len(await store.entries_since("g1", -1)) == 6
-    entry = (await store.entries_since("g1", 4))[0]
-    assert entry.events == (StoredEvent({"type": "x"}, (0,)),)
+    assert [entry.version for entry, _ in await store.entries("g1", 3)] == [4, 5]
+    assert await store.entries("g1", 5) == []
+    assert [entry.version for entry, _ in await store.entries("g1", -1, 2)] == [1, 2]
+    entry, raw = (await store.entries("g1", 4))[0]
+    assert entry == entry_decoder.decode(raw) and entry.action_id == "x4"
 
 
-async def test_commit_publishes_the_update(store: Store) -> None:
-    await _full_game(store)
+async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: Store) -> None:
+    await _started(store)
+    other = Store(store.redis, store.pipeline, "other")
     pubsub = store.redis.pubsub()
-    await pubsub.subscribe(keys.channel("g1"))
-    await pubsub.get_message(timeout=1)
-    await store.commit(_commit(-1))
+    await pubsub.subscribe(keys.channel("other"), keys.channel(store.process_id))
+    for _ in range(2):
+        await pubsub.get_message(timeout=1)
+    await store.load("g1", watch=True)
+    await other.load("g1", watch=True)
+    await store.commit(replace(_commit(0), game_id="g1"))
     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+    assert message is not None and message["channel"] == keys.channel("other").encode()
+    game_id, _, raw = bytes(message["data"]).partition(b" ")
+    assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
+    assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "not to itself"
+    await other.unwatch("g1")
+    await store.commit(_commit(1))
+    assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None
     await pubsub.aclose()
-    assert message is not None
-    update = update_decoder.decode(message["data"])
-    assert (update.game_id, update.entry.version, update.state) == ("g1", 0, b"state0")
 
 
 async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> None:
-    await _full_game(store)
-    await store.commit(_commit(-1, field="0:a", status="finished"))
+    await _started(store)
+    await store.load("g1", watch=True)
+    await store.remember("g1", "0:r", Answer(accepted=False, version=0, digest="d"))
+    await store.commit(replace(_commit(0, status="finished"), ttl=30))
     for key in keys.game_keys("g1"):
-        assert 0 < await store.redis.ttl(key) <= 60
+        assert 0 < await store.redis.ttl(key) <= 30, key
 
 
 async def test_clock_deadline_is_indexed_and_cleared(store: Store) -> None:
-    await _full_game(store)
-    commit = _commit(-1)
-    await store.commit(Commit(**{**commit.__dict__, "deadline": 100.0}))
+    await _started(store)
+    await store.commit(replace(_commit(0), deadline=100.0))
     assert await store.due_clocks(now=101.0) == [("g1", 100.0)]
     assert await store.due_clocks(now=99.0) == []
-    await store.commit(_commit(0))
+    await store.commit(_commit(1))
     assert await store.due_clocks(now=101.0) == []
+
+
+async def test_the_commands_of_one_loop_turn_travel_in_one_round_trip(store: Store) -> None:
+    await _started(store)
+    before = store.pipeline.round_trips
+    replies = await asyncio.gather(
+        *(store.pipeline.call("HGET", keys.game("g1"), "version") for _ in range(50))
+    )
+    assert replies == [b"0"] * 50
+    assert store.pipeline.round_trips - before == 1

@@ -23,7 +23,7 @@ from packplay_protocol.version import SUBPROTOCOLS, Encoding
 
 
 def _ws_url(server: ServerProcess) -> str:
-    return server.url.replace("http://", "ws://") + "/v1/ws"
+    return server.url.replace("http://", "ws://") + "/v2/ws"
 
 
 async def test_an_unknown_version_is_refused_with_what_the_server_speaks(
@@ -36,12 +36,26 @@ async def test_an_unknown_version_is_refused_with_what_the_server_speaks(
     assert isinstance(error, Error) and error.code is ErrorCode.UNSUPPORTED_VERSION
     assert set(error.spoken) == set(SUBPROTOCOLS) and error.fatal
     assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.UNSUPPORTED_VERSION
+    assert closed.value.rcvd.reason == "speaks packplay.v2.json, packplay.v2.msgpack"
+
+
+async def test_a_client_of_the_retired_v1_is_answered_in_its_own_subprotocol(
+    servers: list[ServerProcess],
+) -> None:
+    """A strict client (a browser) fails a handshake that names none of its offers: it gets its own."""
+    async with websockets.connect(_ws_url(servers[0]), subprotocols=["packplay.v1.json"]) as ws:  # type: ignore[list-item]
+        assert ws.subprotocol == "packplay.v1.json"
+        error = decode_server(await ws.recv(), Encoding.JSON)
+        with pytest.raises(ConnectionClosed) as closed:
+            await ws.recv()
+    assert isinstance(error, Error) and error.message.startswith("protocol v1 is retired")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.UNSUPPORTED_VERSION
 
 
 async def test_the_first_message_is_hello_and_answers_welcome(servers: list[ServerProcess]) -> None:
     client = Client(servers[1].url, Encoding.MSGPACK)
     welcome = await client.connect()
-    assert welcome.protocol == "packplay.v1.msgpack" and welcome.seat is None
+    assert welcome.protocol == "packplay.v2.msgpack" and welcome.seat is None
     await client.send(Hello())
     out_of_order = await client.recv()
     await client.send(Ping(nonce="n1"))
@@ -52,7 +66,7 @@ async def test_the_first_message_is_hello_and_answers_welcome(servers: list[Serv
 
 
 async def test_an_unknown_token_is_closed_with_4001(servers: list[ServerProcess]) -> None:
-    async with websockets.connect(_ws_url(servers[0]), subprotocols=["packplay.v1.json"]) as ws:  # type: ignore[list-item]
+    async with websockets.connect(_ws_url(servers[0]), subprotocols=["packplay.v2.json"]) as ws:  # type: ignore[list-item]
         await ws.send('{"type": "hello", "token": "not-a-real-token-at-all"}')
         error = decode_server(await ws.recv(), Encoding.JSON)
         with pytest.raises(ConnectionClosed) as closed:
@@ -120,7 +134,9 @@ async def test_an_action_of_another_game_is_a_bad_message(servers: list[ServerPr
     await client.close()
 
 
-async def test_a_stale_action_is_rejected_then_a_fresh_view_follows(servers: list[ServerProcess]) -> None:
+async def test_a_stale_action_is_rejected_with_the_version_the_client_holds(
+    servers: list[ServerProcess],
+) -> None:
     game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
     seats = [Client(servers[i].url) for i in range(2)]
     for client, token in zip(seats, tokens, strict=True):
@@ -132,9 +148,8 @@ async def test_a_stale_action_is_rejected_then_a_fresh_view_follows(servers: lis
     late = Act(action_id=new_action_id(), version=0, action=pick(mover.view.legal, random.Random(0)))
     await mover.send(late)
     answer = await mover.until(lambda m: isinstance(m, Rejected))
-    fresh = await mover.until_view()
     assert isinstance(answer, Rejected) and answer.reason is RejectReason.STALE_VERSION
-    assert fresh.version == answer.version == mover.view.version
+    assert answer.version == mover.version == mover.view.version, "every update came before the refusal"
     for client in seats:
         await client.close()
 
@@ -160,7 +175,7 @@ async def test_a_client_that_stops_reading_is_told_to_resume_and_slows_nobody(
             await client.connect(token)
             await client.join(game_id)
         sleeper = await _sleepy_spectator(server, game_id)
-        for _ in range(200):
+        for _ in range(3000):  # whole views: far more than the kernel's socket buffers hold
             await sleeper.send('{"type": "resume", "from_version": 0}')
 
         await asyncio.wait_for(
@@ -178,7 +193,7 @@ async def test_a_client_that_stops_reading_is_told_to_resume_and_slows_nobody(
 async def _sleepy_spectator(server: ServerProcess, game_id: str) -> websockets.ClientConnection:
     """A spectator with a tiny receive window that reads nothing after joining.
 
-    It asks for the whole game again and again (``resume``), so the server has far
+    It asks for the whole view again and again (``resume``), so the server has far
     more to send it than the kernel buffers hold.
     """
     host, port = server.url.removeprefix("http://").split(":")
@@ -188,7 +203,7 @@ async def _sleepy_spectator(server: ServerProcess, game_id: str) -> websockets.C
     ws = await websockets.connect(
         _ws_url(server),
         sock=sock,
-        subprotocols=["packplay.v1.json"],  # type: ignore[list-item]
+        subprotocols=["packplay.v2.json"],  # type: ignore[list-item]
         max_queue=1,
         compression=None,  # deflate would shrink the backlog ~10x
     )

@@ -1,15 +1,15 @@
 /**
- * The wire types of protocol v1 that this package knows by name: every message
+ * The wire types of protocol v2 that this package knows by name: every message
  * type per direction, and the `type` tags of each game's actions, view and events.
  *
  * Mirrors `packplay_protocol.catalog`; `test/catalog.test.js` checks it against the
- * generated schemas in `protocol/schema/v1/`, so a stale copy fails the tests.
+ * generated schemas in `protocol/schema/v2/`, so a stale copy fails the tests.
  *
  * @module
  */
 
 /** Protocol version spoken by this package. */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** Message types a client sends. */
 export const CLIENT_MESSAGE_TYPES = Object.freeze(["hello", "join", "act", "resume", "ping"]);
@@ -18,6 +18,7 @@ export const CLIENT_MESSAGE_TYPES = Object.freeze(["hello", "join", "act", "resu
 export const SERVER_MESSAGE_TYPES = Object.freeze([
   "welcome",
   "view",
+  "update",
   "events",
   "accepted",
   "rejected",
@@ -87,3 +88,27 @@ export const ACTION_TYPES = new Set(Object.values(GAMES).flatMap((g) => g.action
 export const EVENT_TYPES = new Set(Object.values(GAMES).flatMap((g) => g.events));
 /** Every known view `type`. */
 export const VIEW_TYPES = new Set(Object.values(GAMES).map((g) => g.view));
+
+/**
+ * @typedef {object} GameType
+ * @property {string} game         the game's name on the wire
+ * @property {string} title        its printed name
+ * @property {number} minPlayers
+ * @property {number} maxPlayers
+ * @property {readonly string[]} sets  the sets whose boosters it opens by default
+ */
+
+/**
+ * The game types of protocol v2, as the server's engines define them. The server
+ * has no REST route listing them yet; `PackplayRest.gameTypes()` answers from this
+ * table.
+ * @type {readonly GameType[]}
+ */
+export const GAME_TYPES = Object.freeze(
+  [
+    { game: "day_night", title: "Day vs Night", minPlayers: 2, maxPlayers: 2, sets: ["MID"] },
+    { game: "mishra_factory", title: "Mishra's Factory", minPlayers: 2, maxPlayers: 4, sets: ["MH2"] },
+    { game: "wedding_planner", title: "Vampire Wedding Planner", minPlayers: 2, maxPlayers: 6, sets: ["VOW"] },
+    { game: "base_race", title: "Base Race", minPlayers: 2, maxPlayers: 2, sets: ["ZNR"] },
+  ].map((type) => Object.freeze({ ...type, sets: Object.freeze(type.sets) })),
+);

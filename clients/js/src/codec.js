@@ -1,5 +1,5 @@
 /**
- * Reads and writes Packplay v1 frames, JSON or MessagePack.
+ * Reads and writes Packplay v2 frames, JSON or MessagePack.
  *
  * `encode` writes a message; `decode` reads one frame and is total: whatever the
  * frame holds it returns `{ok: true, message}` or `{ok: false, error}`, never
@@ -7,19 +7,22 @@
  * codec in Python): `bad_message`, `unknown_type` and `frame_too_large`.
  *
  * What is checked: the message types of each direction, and every field of every
- * message (its presence, type and range). Game payloads (a view's `view`, its legal
- * actions, events) are checked to be objects with a string `type`, not field by
- * field: new games, actions and events may appear within v1. Inside `events`,
- * events of unknown types are dropped. Only `act.action`, which a server must be
- * able to apply, has to name a known action. Unknown fields are kept as they are;
- * absent optional fields get their default values.
+ * message (its presence, type and range), the cards of a view's card table and the
+ * operations of an update's patch included. Game payloads (a view's `view`, its
+ * legal actions, events) are checked to be objects with a string `type`, not field
+ * by field: new games, actions and events may appear within v2. Inside `events`
+ * (of an `events` or an `update` message), events of unknown types are dropped.
+ * Only `act.action`, which a server must be able to apply, has to name a known
+ * action. Unknown fields are kept as they are; absent optional fields get their
+ * default values (but a patch operation without `value` stays without one).
  *
  * @module
  */
 
-import { decode as unpack, encode as pack } from "@msgpack/msgpack";
+import { decode as unpack, encode as pack } from "./vendor/msgpack/index.mjs";
 
 import { ACTION_TYPES, EVENT_TYPES, PROTOCOL_VERSION } from "./catalog.js";
+import { PATCH_OPS } from "./patch.js";
 
 /** @typedef {"json" | "msgpack"} Encoding */
 /** @typedef {"from_client" | "to_client"} Direction */
@@ -43,7 +46,7 @@ export const MAX_DEPTH = 64;
 /** Largest integer on the wire (2^53 - 1): every one fits a JavaScript number. */
 export const MAX_SAFE_INT = Number.MAX_SAFE_INTEGER;
 
-/** The subprotocol of an encoding, e.g. `packplay.v1.json`. */
+/** The subprotocol of an encoding, e.g. `packplay.v2.json`. */
 export function subprotocol(/** @type {Encoding} */ encoding) {
   checkEncoding(encoding);
   return `packplay.v${PROTOCOL_VERSION}.${encoding}`;
@@ -89,6 +92,7 @@ export const RejectReason = Object.freeze({
   NOT_FOUND: "not_found",
   NOT_STARTED: "not_started",
   RATE_LIMITED: "rate_limited",
+  UNAVAILABLE: "unavailable",
 });
 
 /** WebSocket close codes of the server (`CloseCode` in errors.py). */
@@ -98,6 +102,7 @@ export const CloseCode = Object.freeze({
   PROTOCOL_ERROR: 1002,
   MESSAGE_TOO_BIG: 1009,
   INTERNAL_ERROR: 1011,
+  TRY_AGAIN_LATER: 1013,
   RESUME_REQUIRED: 4000,
   UNAUTHORIZED: 4001,
   UNSUPPORTED_VERSION: 4002,
@@ -105,8 +110,19 @@ export const CloseCode = Object.freeze({
   GAME_EXPIRED: 4004,
 });
 
-/** Close codes after which a client should reconnect and resume. */
-export const RESUMABLE_CLOSE_CODES = Object.freeze([CloseCode.GOING_AWAY, CloseCode.RESUME_REQUIRED]);
+/**
+ * Close codes after which a client should reconnect and resume: the server's
+ * 1001 (stopping), 1013 (storage unavailable) and 4000 (send queue overflowed),
+ * and two that no server sends but a connection may end with, 1006 (closed
+ * without a close frame) and 1012 (service restart).
+ */
+export const RESUMABLE_CLOSE_CODES = Object.freeze([
+  CloseCode.GOING_AWAY,
+  1006,
+  1012,
+  CloseCode.TRY_AGAIN_LATER,
+  CloseCode.RESUME_REQUIRED,
+]);
 
 // MessagePack frames carry no extension types: refuse them all, timestamps included.
 const NO_EXTENSIONS = {
@@ -258,6 +274,8 @@ function isWellFormed(text) {
 
 /** A field that has no default: it must be present. */
 const REQUIRED = Symbol("required");
+/** An optional field that stays absent when absent (no default is filled in). */
+const ABSENT = Symbol("absent");
 
 class Invalid extends Error {}
 
@@ -384,7 +402,7 @@ function struct(fields, tag) {
     for (const [name, [check, fallback]] of Object.entries(fields)) {
       if (Object.hasOwn(value, name)) out[name] = check(value[name], `${path}.${name}`);
       else if (fallback === REQUIRED) throw new Invalid(`Object missing required field \`${name}\` - at \`${path}\``);
-      else out[name] = structuredClone(fallback);
+      else if (fallback !== ABSENT) out[name] = structuredClone(fallback);
     }
     return out;
   };
@@ -408,6 +426,26 @@ const event = (value, path) => {
   return value;
 };
 const knownEvent = (value) => EVENT_TYPES.has(value.type);
+
+/** An object used as a map: every key and every value checked. */
+const mapOf = (checkKey, checkValue) => (value, path) => {
+  if (!isObject(value)) throw expected("object", value, path);
+  const out = {};
+  for (const [key, item] of Object.entries(value)) {
+    checkKey(key, `key ${JSON.stringify(key.slice(0, 64))} in ${path}`);
+    // defineProperty: a key named __proto__ stays a key.
+    Object.defineProperty(out, key, {
+      value: checkValue(item, `${path}[${JSON.stringify(key.slice(0, 64))}]`),
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
+  }
+  return out;
+};
+
+/** Any JSON value (its nesting is bounded by MAX_DEPTH already). */
+const anything = (value) => value;
 
 const req = (check) => [check, REQUIRED];
 const opt = (check, fallback) => [check, fallback];
@@ -453,6 +491,35 @@ const legal = struct({
   choices: opt(list(chooseCards), []),
 });
 
+const strs = (fallback) => opt(strings, fallback);
+const cardInstance = struct({
+  set: req(str()),
+  number: req(str()),
+  name: req(str()),
+  rarity: req(oneOf(["common", "mythic", "rare", "special", "uncommon"])),
+  layout: opt(str(), "normal"),
+  colors: opt(list(oneOf(["B", "G", "R", "U", "W"])), []),
+  mana_value: opt(num, 0),
+  type_line: opt(str(), ""),
+  supertypes: strs([]),
+  types: strs([]),
+  subtypes: strs([]),
+  power: opt(nullable(str()), null),
+  toughness: opt(nullable(str()), null),
+  loyalty: opt(nullable(str()), null),
+  basic_land: opt(bool, false),
+  id: req(str()),
+  foil: opt(bool, false),
+  magic_back: opt(bool, true),
+});
+const cardTable = mapOf(str({ min: 1, max: 64 }), cardInstance);
+
+const patchOp = struct({
+  op: req(oneOf(PATCH_OPS)),
+  path: req(str()),
+  value: opt(anything, ABSENT),
+});
+
 /** Each message type of each direction, as a checker of the whole message. */
 const SPECS = {
   from_client: {
@@ -485,6 +552,14 @@ const SPECS = {
       result: opt(nullable(gameResult), null),
       seed: opt(nullable(version), null),
       view: req(payload()),
+      cards: opt(cardTable, {}),
+    }),
+    update: struct({
+      game_id: req(gameId),
+      version: req(version),
+      events: opt(list(event, knownEvent), []),
+      patch: opt(list(patchOp), []),
+      action_id: opt(nullable(actionId), null),
     }),
     events: struct({
       game_id: req(gameId),
@@ -511,7 +586,32 @@ const SPECS = {
   },
 };
 
-const STRUCTS = { Limits: limits, GameResult: gameResult, ChooseCards: chooseCards, LegalActions: legal };
+const STRUCTS = {
+  Limits: limits,
+  GameResult: gameResult,
+  ChooseCards: chooseCards,
+  LegalActions: legal,
+  CardInstance: cardInstance,
+  PatchOp: patchOp,
+};
+
+/**
+ * A card of a view's `cards` table with every field: the wire leaves out the fields at
+ * their default (`layout` "normal", no `colors`, `power` null, ...), and a card that
+ * arrives inside an update's patch is not decoded with its message. Throws a
+ * `TypeError` when the value is not a card.
+ *
+ * @param {unknown} value
+ * @returns {import("./protocol.js").CardInstance}
+ */
+export function completeCard(value) {
+  try {
+    return /** @type {any} */ (cardInstance(value, "$"));
+  } catch (error) {
+    if (error instanceof Invalid) throw new TypeError(error.message);
+    throw error;
+  }
+}
 
 /**
  * The fields this codec knows of a message type, split by whether they are
@@ -530,7 +630,8 @@ export function messageFields(direction, type) {
 
 /**
  * The same for the structs inside messages: `Limits`, `GameResult`,
- * `ChooseCards` (whose `type` tag may be absent) and `LegalActions`.
+ * `ChooseCards` (whose `type` tag may be absent), `LegalActions`, `CardInstance`
+ * and `PatchOp`.
  *
  * @param {string} name
  * @returns {{required: string[], optional: string[]} | undefined}

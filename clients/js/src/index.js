@@ -1,6 +1,6 @@
 /**
- * `@packplay/client`: the codec, the WebSocket client and the legal-action
- * helpers of Packplay protocol v1.
+ * `@packplay/client`: the codec, the WebSocket client, JSON Patch and the
+ * legal-action helpers of Packplay protocol v2.
  *
  * @module
  */
@@ -9,3 +9,5 @@ export * from "./catalog.js";
 export * from "./codec.js";
 export * from "./client.js";
 export * from "./legal.js";
+export * from "./patch.js";
+export * from "./rest.js";

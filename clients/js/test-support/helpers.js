@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 /** The protocol folder of the repository, found relative to this package. */
 export const PROTOCOL_DIR = fileURLToPath(new URL("../../../protocol/", import.meta.url));
 export const VECTORS_DIR = `${PROTOCOL_DIR}vectors/`;
-export const SCHEMA_DIR = `${PROTOCOL_DIR}schema/v1/`;
+export const SCHEMA_DIR = `${PROTOCOL_DIR}schema/v2/`;
 
 export function readJson(path) {
   return JSON.parse(readFileSync(path, "utf8"));

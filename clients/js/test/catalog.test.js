@@ -1,12 +1,13 @@
 // The package's knowledge of the protocol matches the generated schemas in
-// protocol/schema/v1: a changed protocol fails here until this package follows.
+// protocol/schema/v2: a changed protocol fails here until this package follows.
 
 import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { CLIENT_MESSAGE_TYPES, GAMES, SERVER_MESSAGE_TYPES } from "../src/catalog.js";
+import { CLIENT_MESSAGE_TYPES, GAMES, PROTOCOL_VERSION, SERVER_MESSAGE_TYPES } from "../src/catalog.js";
 import { ErrorCode, messageFields, RejectReason, structFields } from "../src/codec.js";
+import { PATCH_OPS } from "../src/patch.js";
 import { readJson, SCHEMA_DIR } from "../test-support/helpers.js";
 
 /** The struct definitions a schema's root points at (one `$ref`, or an `anyOf` of them). */
@@ -48,16 +49,22 @@ for (const [direction, types] of [
   });
 }
 
-test("the same error codes and reject reasons", () => {
+test("the same error codes, reject reasons and patch operations", () => {
   const defs = readJson(`${SCHEMA_DIR}to_client.json`).$defs;
   const enumOf = (name) => defs[name].enum ?? defs[name].anyOf.flatMap((s) => s.enum ?? []);
   assert.deepEqual(Object.values(ErrorCode).sort(), [...enumOf("ErrorCode")].sort());
   assert.deepEqual(Object.values(RejectReason).sort(), [...enumOf("RejectReason")].sort());
+  assert.deepEqual([...PATCH_OPS].sort(), [...defs.PatchOp.properties.op.enum].sort());
+});
+
+test("protocol version 2", () => {
+  assert.equal(PROTOCOL_VERSION, 2);
+  assert.equal(readJson(`${SCHEMA_DIR}to_client/update.json`).$defs.Update.properties.type.enum[0], "update");
 });
 
 describe("structs inside messages", () => {
   const defs = readJson(`${SCHEMA_DIR}to_client.json`).$defs;
-  for (const name of ["Limits", "GameResult", "ChooseCards", "LegalActions"]) {
+  for (const name of ["Limits", "GameResult", "ChooseCards", "LegalActions", "CardInstance", "PatchOp"]) {
     test(`${name}: the same fields, the same ones required`, () => {
       const fields = structFields(name);
       // The schema lists ChooseCards' `type` tag as required, but the Python codec

@@ -6,7 +6,16 @@ import { describe, test } from "node:test";
 
 import { encode as rawPack } from "@msgpack/msgpack";
 
-import { decode, DEFAULT_MAX_FRAME_BYTES, encode, encodingOf, subprotocol, SUBPROTOCOLS } from "../src/codec.js";
+import {
+  CloseCode,
+  decode,
+  DEFAULT_MAX_FRAME_BYTES,
+  encode,
+  encodingOf,
+  RESUMABLE_CLOSE_CODES,
+  subprotocol,
+  SUBPROTOCOLS,
+} from "../src/codec.js";
 import { hexBytes, invalidCases, readJson, VECTORS_DIR } from "../test-support/helpers.js";
 
 function refused(result, code) {
@@ -18,6 +27,7 @@ function refused(result, code) {
 
 const VIEW = readJson(`${VECTORS_DIR}to_client/view.json`).cases[0].message;
 const EVENTS = readJson(`${VECTORS_DIR}to_client/events.json`).cases[0].message;
+const UPDATE = readJson(`${VECTORS_DIR}to_client/update.json`).cases[0].message;
 
 describe("vectors/invalid.json", () => {
   const cases = invalidCases();
@@ -34,12 +44,25 @@ describe("vectors/invalid.json", () => {
 
 describe("frames", () => {
   test("subprotocol names", () => {
-    assert.equal(subprotocol("json"), "packplay.v1.json");
-    assert.equal(subprotocol("msgpack"), "packplay.v1.msgpack");
-    assert.deepEqual(SUBPROTOCOLS, { "packplay.v1.json": "json", "packplay.v1.msgpack": "msgpack" });
-    assert.equal(encodingOf("packplay.v1.msgpack"), "msgpack");
-    assert.equal(encodingOf("packplay.v2.json"), undefined);
+    assert.equal(subprotocol("json"), "packplay.v2.json");
+    assert.equal(subprotocol("msgpack"), "packplay.v2.msgpack");
+    assert.deepEqual(SUBPROTOCOLS, { "packplay.v2.json": "json", "packplay.v2.msgpack": "msgpack" });
+    assert.equal(encodingOf("packplay.v2.msgpack"), "msgpack");
+    assert.equal(encodingOf("packplay.v1.json"), undefined, "v1 is retired");
     assert.equal(encodingOf("toString"), undefined);
+  });
+
+  test("the reject reason unavailable: retry the same action id", () => {
+    const rejected = { type: "rejected", action_id: "a-1", reason: "unavailable", rule: null, message: "", version: 4 };
+    assert.deepEqual(decode(encode(rejected, "json"), "json").message, rejected);
+  });
+
+  test("close codes: which ask for a reconnect and resume", () => {
+    assert.equal(CloseCode.TRY_AGAIN_LATER, 1013);
+    assert.deepEqual([...RESUMABLE_CLOSE_CODES].sort(), [1001, 1006, 1012, 1013, 4000]);
+    for (const code of [1000, 1002, 1009, 1011, 4001, 4002, 4003, 4004]) {
+      assert.ok(!RESUMABLE_CLOSE_CODES.includes(code), String(code));
+    }
   });
 
   test("frames longer than maxBytes are refused unread", () => {
@@ -144,6 +167,107 @@ describe("messages", () => {
       assert.deepEqual(result.message.events, EVENTS.events);
     }
     refused(decode(encode({ ...EVENTS, events: [42] }, "json"), "json"), "bad_message");
+  });
+
+  test("updates: absent fields get their defaults; an operation's value stays absent when absent", () => {
+    const result = decode('{"type":"update","game_id":"g","version":3}', "json");
+    assert.ok(result.ok, result.error?.message);
+    const defaults = { events: [], patch: [], action_id: null };
+    assert.deepEqual(result.message, { type: "update", game_id: "g", version: 3, ...defaults });
+    const ops = [
+      { op: "remove", path: "/a" },
+      { op: "add", path: "/b", value: null },
+      { op: "add", path: "/c", value: { d: [1] } },
+    ];
+    for (const encoding of ["json", "msgpack"]) {
+      const decoded = decode(encode({ ...UPDATE, patch: ops }, encoding), encoding);
+      assert.ok(decoded.ok, decoded.error?.message);
+      assert.deepEqual(decoded.message.patch, ops);
+      assert.ok(!Object.hasOwn(decoded.message.patch[0], "value"));
+    }
+  });
+
+  test("updates: events of unknown types are dropped, as in events", () => {
+    const future = { type: "mishra_factory.rewound", by: 2 };
+    const result = decode(encode({ ...UPDATE, events: [future, ...UPDATE.events] }, "json"), "json");
+    assert.deepEqual(result.message.events, UPDATE.events);
+  });
+
+  test("updates: every field is checked", () => {
+    const bad = [
+      { ...UPDATE, game_id: "no spaces" },
+      { ...UPDATE, version: -1 },
+      { ...UPDATE, version: 2 ** 53 },
+      { ...UPDATE, version: 1.5 },
+      { ...UPDATE, events: {} },
+      { ...UPDATE, events: ["mishra_factory.taken"] },
+      { ...UPDATE, patch: {} },
+      { ...UPDATE, patch: [{ op: "move", from: "/a", path: "/b" }] },
+      { ...UPDATE, patch: [{ op: "test", path: "/a", value: 1 }] },
+      { ...UPDATE, patch: [{ path: "/a" }] },
+      { ...UPDATE, patch: [{ op: "remove" }] },
+      { ...UPDATE, patch: [{ op: "remove", path: 3 }] },
+      { ...UPDATE, patch: ["remove /a"] },
+      { ...UPDATE, action_id: "" },
+      { ...UPDATE, action_id: "a".repeat(65) },
+      { ...UPDATE, action_id: 7 },
+    ];
+    for (const message of bad) {
+      for (const encoding of ["json", "msgpack"]) refused(decode(encode(message, encoding), encoding), "bad_message");
+    }
+    for (const field of ["game_id", "version"]) {
+      const { [field]: _, ...without } = UPDATE;
+      refused(decode(encode(without, "json"), "json"), "bad_message");
+    }
+  });
+
+  test("a view's card table: ids of 1 to 64 characters, each card checked", () => {
+    const [id, card] = Object.entries(VIEW.cards)[0];
+    const withCards = (cards) => decode(encode({ ...VIEW, cards }, "json"), "json");
+    const bad = [
+      [],
+      { "": card },
+      { ["c".repeat(65)]: card },
+      { [id]: "Plains" },
+      { [id]: { ...card, rarity: "legendary" } },
+      { [id]: { ...card, colors: ["P"] } },
+      { [id]: { ...card, mana_value: "2" } },
+      { [id]: { ...card, power: 2 } },
+      { [id]: { ...card, foil: 1 } },
+    ];
+    for (const cards of bad) refused(withCards(cards), "bad_message");
+    for (const field of ["set", "number", "name", "rarity", "id"]) {
+      const { [field]: _, ...without } = card;
+      refused(withCards({ [id]: without }), "bad_message");
+    }
+    const minimal = { set: "MH2", number: "1", name: "X", rarity: "common", id: "c1" };
+    assert.deepEqual(withCards({ c1: minimal }).message.cards.c1, {
+      ...minimal,
+      layout: "normal",
+      colors: [],
+      mana_value: 0,
+      type_line: "",
+      supertypes: [],
+      types: [],
+      subtypes: [],
+      power: null,
+      toughness: null,
+      loyalty: null,
+      basic_land: false,
+      foil: false,
+      magic_back: true,
+    });
+    const { cards: _, ...withoutCards } = VIEW;
+    assert.deepEqual(decode(encode(withoutCards, "json"), "json").message.cards, {});
+  });
+
+  test("a card id named __proto__ stays a key of the card table", () => {
+    const card = { set: "MH2", number: "1", name: "X", rarity: "common", id: "__proto__" };
+    const view = '{"type":"view","game_id":"g","game":"x","version":0,"seat":null,"pending":[],"legal":{}';
+    const result = decode(`${view},"view":{"type":"x.view"},"cards":{"__proto__":${JSON.stringify(card)}}}`, "json");
+    assert.ok(result.ok, result.error?.message);
+    assert.deepEqual(Object.keys(result.message.cards), ["__proto__"]);
+    assert.equal(Object.getPrototypeOf(result.message.cards), Object.prototype);
   });
 
   test("views of games this package does not know still decode", () => {

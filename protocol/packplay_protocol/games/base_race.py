@@ -3,6 +3,10 @@
 Board coordinates are absolute: rows 0-5 and columns 0-3; rows 0-2 are seat 0's
 half and rows 3-5 seat 1's (RULES.md BR-5), so seat 0's front row is row 2 and
 seat 1's is row 3. Mirroring the board for seat 1 is the client's job.
+
+Views and events name cards by id only. A client looks an id up in the cards
+table of the view message it came with, which holds the facts of exactly the
+cards the audience may know (RULES.md BR-6).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from packplay_protocol.cards import CardInstance
+from packplay_protocol.cards import CardId
 
 ROWS = 6
 COLUMNS = 4
@@ -26,15 +30,15 @@ BattleKind = Literal["land", "land_vs_land", "spell", "artifact", "creature"]
 class Layout(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.layout"):
     """Lay out all 12 of your cards face down (C-5: held hidden until both seats have).
 
-    ``cards[i]`` goes to row ``first + i // 4``, column ``i % 4``, where ``first`` is
-    0 for seat 0 and 3 for seat 1.
+    cards lists the ids of your cards: the card at index i goes to row first + i // 4,
+    column i % 4, where first is 0 for seat 0 and 3 for seat 1.
     """
 
     cards: tuple[str, ...]
 
 
 class Move(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.move"):
-    """Move your card ``card`` one square orthogonally to (``row``, ``col``).
+    """Move your card (card is its id) one square orthogonally to (row, col).
 
     Onto an empty square it is a plain move; onto an opponent's card, a battle.
     """
@@ -48,35 +52,42 @@ Action = Layout | Move
 
 
 class Piece(msgspec.Struct, frozen=True, kw_only=True):
-    """A card on the board. ``card`` is None when the audience may not know it (BR-6)."""
+    """A card on the board, named by its id wherever it is shown.
 
-    id: str
+    card is the same id when the audience may know the card (look its facts up in
+    the view message's cards table), and null for a face-down card it may not
+    know (BR-6): then only its square and owner are shown.
+    """
+
+    id: CardId
     owner: int
     row: int
     col: int
     face_up: bool
-    card: CardInstance | None = None
+    card: CardId | None = None
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.view"):
     """What one audience sees of a Base Race game.
 
-    ``hand`` is the viewer's cards still to lay out (sorted by id). ``board`` lists
-    the pieces the audience may place (during the layout phase, only the viewer's
-    own committed layout), sorted by square. ``out`` (removed lands and undealt
-    cards, face down) is only shown once the game is over; before that, ``out_count``.
+    Every card is named by its id; its facts are in the view message's cards
+    table. hand lists the ids of the viewer's cards still to lay out (sorted).
+    board lists the pieces the audience may place (during the layout phase, only
+    the viewer's own committed layout), sorted by square. discard and set_aside
+    are public. out (removed lands and undealt cards, face down) is only listed
+    once the game is over; before that, only out_count is shown.
     """
 
     seat: int | None
     phase: Phase
     laid_out: tuple[bool, ...]
-    hand: tuple[CardInstance, ...]
+    hand: tuple[CardId, ...]
     hand_counts: tuple[int, ...]
     board: tuple[Piece, ...]
-    discard: tuple[CardInstance, ...]
-    set_aside: tuple[CardInstance, ...]
+    discard: tuple[CardId, ...]
+    set_aside: tuple[CardId, ...]
     out_count: int
-    out: tuple[CardInstance, ...]
+    out: tuple[CardId, ...]
     first_seat: int | None
     turn: int | None
     extra_turns: tuple[int, ...]
@@ -93,17 +104,21 @@ class LaidOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="
 
 
 class BoardSet(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.board_set"):
-    """Both layouts are in: where every card is, face down, and who moves first."""
+    """Both layouts are in: where every card is, face down, and who moves first.
+
+    Every piece's card is null here, the owner's own included: the owner finds its
+    cards in its view.
+    """
 
     pieces: tuple[Piece, ...]
     first_seat: int
 
 
 class Moved(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.moved"):
-    """A card moved onto an empty square."""
+    """A card moved onto an empty square (card is its id; the move shows nothing more)."""
 
     seat: int
-    card: str
+    card: CardId
     from_row: int
     from_col: int
     row: int
@@ -111,35 +126,38 @@ class Moved(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="ba
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.battle"):
-    """A card attacked the card on (``row``, ``col``): both are revealed.
+    """A card attacked the card on (row, col): both are revealed.
 
-    ``discarded`` lists the ids that went to the discard pile, ``extra_turn`` the seat
-    that gained an extra turn, ``moved`` whether the attacker entered the square (BR-2).
+    attacker and defender are card ids. Both cards are in every audience's cards
+    table from the version this battle leads to on (a revealed card stays face up,
+    a discarded one is public). discarded lists the ids that went to the discard
+    pile, extra_turn the seat that gained an extra turn, moved whether the attacker
+    entered the square (BR-2).
     """
 
     seat: int
-    attacker: CardInstance
-    defender: CardInstance
+    attacker: CardId
+    defender: CardId
     from_row: int
     from_col: int
     row: int
     col: int
     kind: BattleKind
-    discarded: tuple[str, ...]
+    discarded: tuple[CardId, ...]
     extra_turn: int | None
     moved: bool
 
 
 class TurnStarted(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.turn"):
-    """``seat`` moves next; ``extra`` when it is an extra turn (BR-3)."""
+    """seat moves next; extra is true when it is an extra turn (BR-3)."""
 
     seat: int
     extra: bool
 
 
 class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.game_over"):
-    """The game ended; ``reason`` is ``land_revealed`` (rule 1: a land's owner loses),
-    ``land_attacked_land`` (rule 1: the attacker wins) or ``move_limit`` (BR-7 draw)."""
+    """The game ended; reason is land_revealed (rule 1: a land's owner loses),
+    land_attacked_land (rule 1: the attacker wins) or move_limit (BR-7 draw)."""
 
     winners: tuple[int, ...]
     draw: bool

@@ -1,9 +1,10 @@
 """Wire types of Day vs Night (Innistrad: Midnight Hunt): actions, the view, events.
 
-Rounds are numbered 1-3; slots (pairs) 0..k-1 in reveal order (RULES.md DN-1): slot
-``i`` of the Day row meets slot ``i`` of the Night row. A seat plays one role,
-``"day"`` or ``"night"``; a pair's outcome is ``"day"``, ``"night"`` or ``"tie"``.
-A colored card's effective color is ``None`` only for a dud (DN-3).
+Rounds are numbered 1-3; slots (pairs) 0 to k-1 in reveal order (RULES.md DN-1):
+slot i of the Day row meets slot i of the Night row. A seat plays one role, `day` or
+`night`; a pair's outcome is `day`, `night` or `tie`. A card's effective color is
+null only for a dud (DN-3). Views and events name cards by id only: a card's facts
+are in the view message's `cards` table, which holds every card the audience may know.
 """
 
 from __future__ import annotations
@@ -12,26 +13,26 @@ from typing import Literal
 
 import msgspec
 
-from packplay_protocol.cards import CardInstance, Color
+from packplay_protocol.cards import CardId, Color
 
 Role = Literal["day", "night"]
 Outcome = Literal["day", "night", "tie"]
 Phase = Literal["place", "replace", "declare", "over"]
-"""``place``: both seats choose their rows (hidden, C-5); ``replace``: a colorless card
-awaits its replacement (DN-2); ``declare``: a multicolored card awaits its color (DN-4)."""
+"""`place`: both seats choose their rows (hidden, C-5); `replace`: a colorless card
+awaits its replacement (DN-2); `declare`: a multicolored card awaits its color (DN-4)."""
 
 ROUND_SIZES: tuple[int, ...] = (3, 3, 6)
 """Cards per row in rounds 1, 2 and 3, before the short-hand rule (DN-5)."""
 
 
 class Place(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.place"):
-    """Place ``cards`` (ids from your hand, exactly k, distinct) face down, in slot order."""
+    """Place `cards` (ids from your hand, exactly k, distinct) face down, in slot order."""
 
     cards: tuple[str, ...]
 
 
 class Replace(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.replace"):
-    """Replace the colorless card of the current pair with ``card`` from your hand (DN-2)."""
+    """Replace the colorless card of the current pair with `card` from your hand (DN-2)."""
 
     card: str
 
@@ -47,52 +48,54 @@ Action = Place | Replace | Declare
 
 
 class SlotView(msgspec.Struct, frozen=True, kw_only=True):
-    """One card of a row. ``card`` is None while it is face down to the audience.
+    """One card of a row. `card` is its id, or null while it is face down to the
+    audience, even when the audience knows that card from an earlier round (C-6).
 
-    ``dud`` marks a colorless card that could not be replaced (DN-3); ``color`` is
-    the color it plays as, once known (a declared color for a multicolored card).
+    `dud` marks a colorless card that could not be replaced (DN-3); `color` is the
+    color it plays as, once known (a declared color for a multicolored card).
     """
 
     slot: int
-    card: CardInstance | None
+    card: CardId | None
     dud: bool = False
     color: Color | None = None
 
 
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat's side of the table.
+    """One seat's side of the table. Cards are ids, looked up in the `cards` table.
 
-    ``hand`` is shown to its owner only (sorted by id; None for others, who see
-    ``hand_count``). ``pile`` holds the seat's winning cards (its score).
-    ``discarded`` lists the cards discarded face up (replaced colorless cards, duds);
-    ``buried`` the unplaced cards discarded face down under DN-5, shown to their
-    owner only (None for others, who see ``buried_count``). ``placed`` is true once
-    the seat has placed its row this round; ``committed`` once it has made its hidden
-    choice in a simultaneous replacement or declaration (C-5).
+    `hand` is shown to its owner only (sorted by id; null for others, who see
+    `hand_count`). `pile` holds the seat's winning cards (its score). `discarded`
+    lists the cards discarded face up (replaced colorless cards, duds); `buried` the
+    unplaced cards discarded face down under DN-5, shown to their owner only (null for
+    others, who see `buried_count`). `placed` is true once the seat has placed its
+    row this round; `committed` once it has made its hidden choice in a simultaneous
+    replacement or declaration (C-5).
     """
 
     seat: int
     role: Role
     hand_count: int
-    hand: tuple[CardInstance, ...] | None
+    hand: tuple[CardId, ...] | None
     row: tuple[SlotView, ...]
-    pile: tuple[CardInstance, ...]
-    discarded: tuple[CardInstance, ...]
-    buried: tuple[CardInstance, ...] | None
+    pile: tuple[CardId, ...]
+    discarded: tuple[CardId, ...]
+    buried: tuple[CardId, ...] | None
     buried_count: int
-    set_aside: tuple[CardInstance, ...]
+    set_aside: tuple[CardId, ...]
     placed: bool
     committed: bool
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.view"):
-    """The table as one audience sees it.
+    """The table as one audience sees it. Cards are named by id; their facts are in
+    the view message's `cards` table.
 
-    ``seat``/``role`` are the viewer's (None for a spectator). ``round`` is 1-3
-    (3 once over); ``k`` the row size of the round (DN-5); ``slot`` the pair being
-    resolved (meaningful in ``replace``/``declare``). ``revealed`` counts the pairs
-    of the round already turned face up; ``outcomes`` lists the resolved ones in slot
-    order. ``scores`` are the pile sizes per seat. ``seed`` is shown after the end.
+    `seat` and `role` are the viewer's (null for a spectator). `round` is 1-3 (3 once
+    over); `k` the row size of the round (DN-5); `slot` the pair being resolved
+    (meaningful in the `replace` and `declare` phases). `revealed` counts the pairs of
+    the round already turned face up; `outcomes` lists the resolved ones in slot
+    order. `scores` are the pile sizes per seat. `seed` is shown after the end.
     """
 
     seat: int | None
@@ -113,7 +116,7 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day
 class RoundStarted(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.round_started"
 ):
-    """A round begins with rows of ``k`` cards; ``skipped`` when k is 0 (DN-5)."""
+    """A round begins with rows of `k` cards; `skipped` when k is 0 (DN-5)."""
 
     round: int
     k: int
@@ -121,11 +124,12 @@ class RoundStarted(
 
 
 class RowPlaced(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.row_placed"):
-    """A seat placed its row face down. ``cards`` is filled only in the owner's copy."""
+    """A seat placed its row face down. `cards` (ids, in slot order) is filled only in
+    the owner's copy; the other copies leave it empty."""
 
     seat: int
     count: int
-    cards: tuple[CardInstance, ...] = ()
+    cards: tuple[CardId, ...] = ()
 
 
 class HandDiscarded(
@@ -133,41 +137,43 @@ class HandDiscarded(
 ):
     """DN-5: the cards a seat did not place are discarded face down before the reveal.
 
-    ``cards`` is filled only in the owner's copy.
+    `cards` (ids) is filled only in the owner's copy; the other copies leave it empty.
     """
 
     seat: int
     count: int
-    cards: tuple[CardInstance, ...] = ()
+    cards: tuple[CardId, ...] = ()
 
 
 class PairRevealed(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.pair_revealed"
 ):
-    """The cards of slot ``slot`` are turned face up (DN-1, DN-6)."""
+    """The pair in `slot` is turned face up (DN-1, DN-6): `day` and `night` are the
+    ids of its two cards, now in every audience's `cards` table."""
 
     slot: int
-    day: CardInstance
-    night: CardInstance
+    day: CardId
+    night: CardId
 
 
 class CardReplaced(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.card_replaced"
 ):
-    """DN-2: ``discarded`` (colorless) left the game; ``card`` from hand took its place."""
+    """DN-2: the colorless card `discarded` left the game; `card`, from hand, took its
+    place face up. Both are ids, in every audience's `cards` table."""
 
     slot: int
     seat: int
-    discarded: CardInstance
-    card: CardInstance
+    discarded: CardId
+    card: CardId
 
 
 class CardIsDud(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.card_is_dud"):
-    """DN-3: a colorless card whose owner has no card in hand stays as a dud."""
+    """DN-3: a colorless `card` (an id) whose owner has no card in hand stays as a dud."""
 
     slot: int
     seat: int
-    card: CardInstance
+    card: CardId
 
 
 class ChoiceCommitted(
@@ -175,20 +181,20 @@ class ChoiceCommitted(
 ):
     """A seat made its hidden choice in a simultaneous step (C-5).
 
-    The owner's copy carries the chosen ``card`` (replacement) or ``color``
-    (declaration); the public copy carries neither.
+    The owner's copy carries the chosen `card` (a replacement, by id) or `color` (a
+    declaration); the public copy carries neither (both null).
     """
 
     seat: int
     step: Literal["replace", "declare"]
-    card: CardInstance | None = None
+    card: CardId | None = None
     color: Color | None = None
 
 
 class ColorDeclared(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.color_declared"
 ):
-    """DN-4: a multicolored card plays as ``color``."""
+    """DN-4: a multicolored card plays as `color`."""
 
     slot: int
     seat: int
@@ -198,7 +204,7 @@ class ColorDeclared(
 class PairResolved(
     msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.pair_resolved"
 ):
-    """The pair's colors (None for a dud) and its outcome, from the color table."""
+    """The pair's colors (null for a dud) and its outcome, from the color table."""
 
     slot: int
     day_color: Color | None

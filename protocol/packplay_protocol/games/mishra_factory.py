@@ -1,8 +1,11 @@
 """Wire types of Mishra's Factory (Modern Horizons 2): actions, the view, events.
 
-The belt is a tuple in position order: positions 0-1 are the front (free), 2-3 the
+The belt is a list in position order: positions 0-1 are the front (free), 2-3 the
 back (nearest the deck; taking one costs a collected card). Collections are public and
-split into six groups: the five colors and ``"C"`` for colorless.
+split into six groups: the five colors and "C" for colorless.
+
+Views and events name cards by id only. Every card they name is face up, so its facts
+are in the view message's cards table; the deck is the only hidden zone, shown as a count.
 """
 
 from __future__ import annotations
@@ -11,10 +14,10 @@ from typing import Literal
 
 import msgspec
 
-from packplay_protocol.cards import CardInstance
+from packplay_protocol.cards import CardId
 
 Group = Literal["W", "U", "B", "R", "G", "C"]
-"""A collection group: one of the five colors, or ``"C"`` for colorless."""
+"""A collection group: one of the five colors, or "C" for colorless."""
 
 GROUPS: tuple[Group, ...] = ("W", "U", "B", "R", "G", "C")
 
@@ -23,9 +26,9 @@ FRONT_SIZE = 2
 
 
 class Take(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mishra_factory.take"):
-    """Take the belt card at ``belt_position`` into ``group`` of your collection.
+    """Take the belt card at belt_position into group of your collection.
 
-    ``group`` must be allowed for the card (MF-1). ``discard`` names one of your
+    The group must be allowed for the card (MF-1). discard is the id of one of your
     collected cards: required for a back card (MF-2), refused for a front one (MF-8).
     """
 
@@ -48,18 +51,24 @@ class ScoreLine(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Collection(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat's face-up collection, by group, each group in the order taken."""
+    """One seat's face-up collection: card ids by group, each group in the order taken.
+
+    Every group is present, empty or not. The ids are looked up in the view message's
+    cards table.
+    """
 
     seat: int
-    groups: dict[Group, tuple[CardInstance, ...]]
+    groups: dict[Group, tuple[CardId, ...]]
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mishra_factory.view"):
     """The table as one audience sees it (the deck is hidden from everyone).
 
-    ``seat`` is the viewer's seat (None for a spectator); ``turn`` the seat to play
-    (None once over). ``scores`` are the points as they stand now; they are final
-    when ``over``. ``seed`` is revealed only after the game ends.
+    seat is the viewer's seat (null for a spectator); turn the seat to play (null once
+    over). belt, discarded and set_aside are card ids, looked up in the view message's
+    cards table like the ids of the collections; the deck is only a count. scores are
+    the points as they stand now; they are final when over. seed is revealed only
+    after the game ends.
     """
 
     seat: int | None
@@ -67,32 +76,40 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mis
     first_seat: int
     turn: int | None
     turn_number: int
-    belt: tuple[CardInstance, ...]
+    belt: tuple[CardId, ...]
     deck_count: int
     collections: tuple[Collection, ...]
-    discarded: tuple[CardInstance, ...]
-    set_aside: tuple[CardInstance, ...]
+    discarded: tuple[CardId, ...]
+    set_aside: tuple[CardId, ...]
     scores: tuple[ScoreLine, ...]
     over: bool
     seed: int | None = None
 
 
 class Taken(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mishra_factory.taken"):
-    """A seat took a belt card into a group, discarding ``discarded`` for a back card."""
+    """A seat took a belt card into a group of its collection.
+
+    card is the id of the card taken; discarded the id of the collected card paid for a
+    back card (it leaves the game), null for a front card. Both are looked up in the
+    view message's cards table.
+    """
 
     seat: int
     belt_position: int
-    card: CardInstance
+    card: CardId
     group: Group
-    discarded: CardInstance | None
+    discarded: CardId | None
     next_seat: int | None
 
 
 class Refilled(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mishra_factory.refilled"):
-    """The deck's top card was dealt face up to the back of the belt."""
+    """The deck's top card was dealt face up to the back of the belt.
+
+    card is its id: from now on its facts are in the view message's cards table.
+    """
 
     belt_position: int
-    card: CardInstance
+    card: CardId
     deck_count: int
 
 

@@ -1,8 +1,12 @@
 """Vampire Wedding Planner (Innistrad: Crimson Vow): actions, view and events on the wire.
 
-A turn is two decisions of the seat to play: pick up (``draw`` the top card of
-the draw pile, or ``take`` a discard-pile card with every card above it), then
-``discard`` one card from hand (RULES.md, Vampire Wedding Planner).
+A turn is two decisions of the seat to play: pick up (draw the top card of the
+draw pile, or take a discard-pile card with every card above it), then discard
+one card from hand (RULES.md, Vampire Wedding Planner).
+
+Views and events name cards by id only; a client looks each id up in the card
+table of the view message, which holds the facts of every card its audience may
+know.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Literal
 
 import msgspec
 
-from packplay_protocol.cards import CardInstance
+from packplay_protocol.cards import CardId
 
 Phase = Literal["pickup", "discard", "over"]
 
@@ -24,13 +28,13 @@ class Draw(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wed
 
 
 class Take(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.take"):
-    """Pick up ``card`` from the discard pile together with every card above it (WP-3)."""
+    """Pick up the discard-pile card with id card, together with every card above it (WP-3)."""
 
     card: str
 
 
 class Discard(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.discard"):
-    """Put ``card`` from hand on top of the discard pile; ends the turn."""
+    """Put the hand card with id card on top of the discard pile; ends the turn."""
 
     card: str
 
@@ -44,15 +48,15 @@ Action = Draw | Take | Discard
 class Score(msgspec.Struct, frozen=True, kw_only=True):
     """One hand's score by line (WP-1, WP-2).
 
-    ``theme``: cards sharing a color or the mana value of the theme; ``shiny``:
-    artifacts and foils; ``venue``: the land that scores the land line (or None);
-    ``penalty``: cards that score on no line (each -1). ``total`` sums the lines.
+    theme: cards sharing a color or the mana value of the theme; shiny: artifacts
+    and foils; venue: the id of the land that scores the land line (null when none
+    does); penalty: cards that score on no line (each -1). total sums the lines.
     """
 
     seat: int
     theme: int
     shiny: int
-    venue: str | None
+    venue: CardId | None
     penalty: int
     total: int
 
@@ -60,26 +64,30 @@ class Score(msgspec.Struct, frozen=True, kw_only=True):
 class SeatView(msgspec.Struct, frozen=True, kw_only=True):
     """One seat as the audience sees it.
 
-    ``cards`` are the hand cards the audience may see, sorted by id: the whole hand
-    for its owner (and for everyone after the end), else only the cards that seat
-    took face up from the discard pile. ``theme`` is shown to its owner only until
-    the end (WP-5); ``has_theme`` is public.
+    Cards are named by id; their facts are in the view message's card table.
+    cards lists the ids of the hand cards the audience may see, sorted: the whole
+    hand for its owner (and for everyone after the end), else only the cards that
+    seat took face up from the discard pile. theme is the id of the seat's theme,
+    shown to its owner only until the end and null for everyone else (WP-5);
+    has_theme is public.
     """
 
     seat: int
     hand_count: int
-    cards: tuple[CardInstance, ...]
+    cards: tuple[CardId, ...]
     has_theme: bool
-    theme: CardInstance | None
+    theme: CardId | None
     turns_taken: int
     score: Score | None
 
 
 class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.view"):
-    """The table as ``viewer`` (a seat, or None for a spectator) may see it.
+    """The table as viewer (a seat, or null for a spectator) may see it.
 
-    ``discard`` is bottom to top (WP-3). ``draw_pile`` stays empty until the end,
-    then lists the undrawn cards top first. ``scores`` and ``winners`` are filled
+    Cards are named by id; their facts are in the view message's card table.
+    discard lists the discard pile bottom to top (WP-3); set_aside the cards
+    without a Magic back (C-1), sorted. draw_pile stays empty until the end, then
+    lists the undrawn cards top first. Each seat's score, and winners, are filled
     once the game is over.
     """
 
@@ -91,10 +99,10 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wed
     turns_per_player: int
     turns_done: int
     draw_count: int
-    discard: tuple[CardInstance, ...]
-    set_aside: tuple[CardInstance, ...]
+    discard: tuple[CardId, ...]
+    set_aside: tuple[CardId, ...]
     seats: tuple[SeatView, ...]
-    draw_pile: tuple[CardInstance, ...] = ()
+    draw_pile: tuple[CardId, ...] = ()
     winners: tuple[int, ...] = ()
 
 
@@ -102,33 +110,41 @@ class View(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wed
 
 
 class Drew(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.drew"):
-    """``seat`` drew the top card; ``card`` is set only in the drawer's private copy."""
+    """The seat drew the top card of the draw pile.
+
+    card, the id of the card drawn, is set only in the drawer's private copy; it
+    is null in the copy everyone else receives.
+    """
 
     seat: int
     draw_count: int
-    card: CardInstance | None = None
+    card: CardId | None = None
 
 
 class Took(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.took"):
-    """``seat`` took ``cards`` (bottom to top) from the discard pile (public)."""
+    """The seat took cards (ids, bottom to top) from the discard pile (public)."""
 
     seat: int
-    cards: tuple[CardInstance, ...]
+    cards: tuple[CardId, ...]
 
 
 class Discarded(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.discarded"):
-    """``seat`` discarded ``card``; ``next_seat`` plays next (None when the game ends)."""
+    """The seat discarded card (an id); next_seat plays next (null when the game ends)."""
 
     seat: int
-    card: CardInstance
+    card: CardId
     next_seat: int | None
 
 
 class Revealed(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="wedding_planner.revealed"):
-    """The end: every hand and theme is shown and scored (WP-5); per seat, in seat order."""
+    """The end: every hand and theme is shown and scored (WP-5).
 
-    themes: tuple[CardInstance | None, ...]
-    hands: tuple[tuple[CardInstance, ...], ...]
+    Per seat, in seat order: themes holds the id of each seat's theme (null for a
+    seat without one), hands the ids of each hand, sorted.
+    """
+
+    themes: tuple[CardId | None, ...]
+    hands: tuple[tuple[CardId, ...], ...]
     scores: tuple[Score, ...]
     winners: tuple[int, ...]
 

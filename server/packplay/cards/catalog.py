@@ -8,8 +8,9 @@ MID, VOW, MH2 and ZNR; ``PACKPLAY_CARD_DIR`` (or ``extra_dirs``) adds user-impor
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar, cast
 
 import msgspec
 
@@ -17,6 +18,7 @@ from packplay.cards.model import Card
 
 FORMAT_VERSION = 1
 PACKAGED_DIR = Path(__file__).with_name("data")
+T = TypeVar("T")
 CARD_DIR_ENV = "PACKPLAY_CARD_DIR"
 
 
@@ -90,6 +92,7 @@ class Catalog:
     def __init__(self, sets: Iterable[CardSet]) -> None:
         self._sets: dict[str, CardSet] = {s.code: s for s in sets}
         self._numbers = {code: s.by_number() for code, s in self._sets.items()}
+        self._derived: dict[tuple[str, Callable[[CardSet], Any]], Any] = {}
 
     def __contains__(self, code: object) -> bool:
         return code in self._sets
@@ -120,6 +123,23 @@ class Catalog:
 
     def basics(self, code: str) -> list[Card]:
         return self.set(code).basics()
+
+    def derived(self, code: str, build: Callable[[CardSet], T]) -> T:
+        """``build(set)`` for the set with ``code``, built once and kept with the catalog.
+
+        For lookups that depend only on a set's data (the booster opener's prepared
+        print sheets): the sets of a catalog never change, so neither does the result.
+        Entries are kept per set and per ``build``.
+
+        Raises:
+            UnknownSetError: no such set is loaded.
+        """
+        card_set = self.set(code)
+        key = (card_set.code, build)
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = build(card_set)
+        return cast(T, found)
 
     def find(self, name: str) -> list[Card]:
         """Cards whose full or front-face name matches ``name`` (case-insensitive)."""

@@ -1,8 +1,9 @@
 """``packplay bot``: play a seat with a bot over the WebSocket, or create a game full of bots.
 
-    packplay bot URL --game-id=ID --token=T [--bot random|first] [--encoding json|msgpack]
-    packplay bot URL --create GAME [--players N] [--bot random|first] [--encoding json|msgpack]
+    packplay bot URL --game-id=ID --token=T [--bot NAME] [--budget B] [--encoding json|msgpack]
+    packplay bot URL --create GAME [--players N] [--bot NAME] [--budget B] [--encoding json|msgpack]
 
+NAME is random, first, strong or an import path module:Class (see packplay.bots.registry).
 The bots use the client SDK, so they see exactly what any client sees. Each prints
 the outcome as one JSON object. Game ids and tokens may start with "-": pass them as
 ``--game-id=ID`` and ``--token=T`` so that they are not read as options.
@@ -18,7 +19,10 @@ from typing import Any
 
 import msgspec
 
-from packplay_clients import BOTS, PackplayError, RestClient, connect, play
+from packplay.bots.budget import Budget
+from packplay.bots.registry import BUILT_IN, BotFactory, BotNameError, bot_factory
+from packplay.commands.arena import budget_argument
+from packplay_clients import PackplayError, RestClient, connect, play
 from packplay_protocol.to_client import GameOver
 
 IDLE_TIMEOUT = 60.0
@@ -33,15 +37,30 @@ def register(commands: Any) -> None:
     target.add_argument("--create", metavar="GAME", help="create a game and fill every seat with bots")
     parser.add_argument("--token", help="the seat's token (with --game-id); write --token=T")
     parser.add_argument("--players", type=int, default=2, help="seats of the created game (default 2)")
-    parser.add_argument("--bot", choices=("random", "first"), default="random")
+    parser.add_argument(
+        "--bot",
+        default="random",
+        help=f"the bot: {', '.join(BUILT_IN)}, or an import path module:Class (default random)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=budget_argument,
+        default=Budget(),
+        help="thinking per decision of a bot that takes a budget: samples (32), a time cap (50ms) or both",
+    )
     parser.add_argument("--encoding", choices=("json", "msgpack"), default="json")
-    parser.add_argument("--seed", type=int, help="seed of the (first) random bot")
+    parser.add_argument("--seed", type=int, help="seed of the (first) bot: the same seed plays the same way")
     parser.set_defaults(handler=bot_command)
 
 
 def bot_command(args: argparse.Namespace) -> int:
     if args.game_id is not None and not args.token:
         print("packplay bot: --game-id needs --token", file=sys.stderr)
+        return 2
+    try:
+        args.factory = bot_factory(args.bot)
+    except BotNameError as error:
+        print(f"packplay bot: {error}", file=sys.stderr)
         return 2
     try:
         outcome = asyncio.run(_create_and_play(args) if args.create else _play_seat(args))
@@ -55,7 +74,7 @@ def bot_command(args: argparse.Namespace) -> int:
 async def _play_seat(args: argparse.Namespace) -> dict[str, Any]:
     async with await connect(args.url, args.token, args.encoding) as connection:
         view = await connection.join(args.game_id)
-        over = await play(connection, BOTS[args.bot](args.seed))
+        over = await play(connection, _bot(args, args.seed))
     return _outcome(over, view.game, connection.version, seat=connection.seat)
 
 
@@ -72,8 +91,13 @@ async def _create_and_play(args: argparse.Namespace) -> dict[str, Any]:
 async def _bot_seat(args: argparse.Namespace, token: str, seed: int | None) -> dict[str, Any]:
     async with await connect(args.url, token, args.encoding) as connection:
         view = await connection.join()
-        over = await play(connection, BOTS[args.bot](seed), idle_timeout=IDLE_TIMEOUT)
+        over = await play(connection, _bot(args, seed), idle_timeout=IDLE_TIMEOUT)
     return _outcome(over, view.game, connection.version)
+
+
+def _bot(args: argparse.Namespace, seed: int | None) -> Any:
+    factory: BotFactory = args.factory
+    return factory(seed, args.budget)
 
 
 def _outcome(over: GameOver, game: str, version: int, seat: int | None = None) -> dict[str, Any]:

@@ -54,7 +54,8 @@ def open_command(args: argparse.Namespace) -> int:
     except UnknownSetError as exc:
         return _fail(str(exc))
     if args.json:
-        sys.stdout.write(msgspec.json.encode(boosters).decode() + "\n")
+        every_field = [[msgspec.structs.asdict(card) for card in booster] for booster in boosters]
+        sys.stdout.write(msgspec.json.encode(every_field).decode() + "\n")
         return 0
     print(f"seed {seed}")
     for index, booster in enumerate(boosters, 1):

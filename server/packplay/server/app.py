@@ -1,30 +1,42 @@
-"""The Starlette application: REST under ``/v1``, the WebSocket at ``/v1/ws``."""
+"""The application: REST under ``/v2`` (Starlette), the WebSocket at ``/v2/ws`` (plain ASGI)."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
-from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.requests import ClientDisconnect
+from starlette.routing import BaseRoute
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from packplay.server import routes, ws
+from packplay.server import routes, web, ws
 from packplay.server.runtime import Runtime
 from packplay.server.settings import Settings
 from packplay_protocol.version import WS_PATH
 
+log = logging.getLogger(__name__)
 
-def create_app(settings: Settings | None = None) -> Starlette:
-    """The app of one process. Without a Redis URL it starts a private Redis-compatible server."""
+
+def create_app(settings: Settings | None = None) -> ASGIApp:
+    """The app of one process. Without a Redis URL it starts a private Redis-compatible server.
+
+    WebSocket connections to the play endpoint go straight to it; everything else (the
+    REST routes, the lifespan) goes through Starlette and its middleware.
+    """
     settings = settings or Settings.from_env()
     runtime = Runtime(settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await runtime.start()
+        url = web.public_url(settings.host, settings.port)
+        log.info("Packplay is serving %s (play in a browser at %s)", url, url.rstrip("/") + web.PLAY_PATH)
         try:
             yield
         finally:
@@ -40,17 +52,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 allow_headers=["Authorization", "Content-Type"],
             )
         )
-    app_routes: list[BaseRoute] = [*routes.rest_routes(), WebSocketRoute(WS_PATH, ws.endpoint)]
+    app_routes: list[BaseRoute] = [*routes.rest_routes(), *routes.retired_routes(), *web.web_routes()]
     app = Starlette(
         routes=app_routes,
         middleware=middleware,
         lifespan=lifespan,
-        exception_handlers={HTTPException: routes.http_problem, Exception: routes.internal_problem},
+        exception_handlers={
+            HTTPException: routes.http_problem,
+            RedisError: routes.unavailable_problem,
+            ClientDisconnect: routes.client_gone,
+            Exception: routes.internal_problem,
+        },
     )
     app.state.runtime = runtime
-    return app
+
+    async def application(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket" and scope["path"] == WS_PATH:
+            await ws.endpoint(scope, receive, send, runtime)
+        else:
+            await app(scope, receive, send)
+
+    return application
 
 
-def app_from_env() -> Starlette:
+def app_from_env() -> ASGIApp:
     """The factory each uvicorn worker calls (settings come through the environment)."""
     return create_app(Settings.from_env())

@@ -6,13 +6,16 @@ version and time, stored with the game:
 - an action computed on an older version is still sound when its seat's decision has
   not changed since: what other seats did in between (a simultaneous commitment)
   did not touch what it could choose, so the order does not matter;
+
+Whether a decision changed is seen by comparing the seat's legal actions with those
+of the version before (a process holds both; one that reads a game from Redis
+computes them from the state it read).
 - a turn clock runs from the moment the decision began, not from the last action of
   anyone at the table.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -23,40 +26,46 @@ from packplay_protocol.games.common import ChooseCards, LegalActions
 
 
 class Decision(msgspec.Struct, frozen=True, array_like=True):
-    """One seat's current decision: the version and time it began, and its fingerprint."""
+    """One seat's current decision: the version and the time it began."""
 
     since: int
     at: float
-    digest: bytes
 
 
 _decisions_decoder = msgspec.msgpack.Decoder(tuple[Decision, ...])
+Legal = tuple[LegalActions[Any], ...]
+"""Every seat's legal actions at one version, in seat order."""
 
 
-def fingerprint(legal: LegalActions[Any]) -> bytes:
-    return hashlib.blake2b(msgspec.msgpack.encode(legal), digest_size=8).digest()
+def legal_of(engine: Game[Any], state: Any, players: int) -> Legal:
+    """What each seat may do in ``state`` (computed once per version, shared with the views)."""
+    return tuple(engine.legal_actions(state, seat) for seat in range(players))
 
 
 def track(
-    engine: Game[Any],
-    state: Any,
-    players: int,
+    legal: Legal,
     version: int,
     now: float,
     previous: Sequence[Decision] = (),
+    previous_legal: Legal = (),
     actor: int | None = None,
 ) -> tuple[Decision, ...]:
-    """Every seat's decision at ``version``; unchanged ones keep their start.
+    """Every seat's decision at ``version``: a seat whose legal actions are those it had
+    before keeps its decision (and its clock); any other starts a new one.
 
     The seat that just acted (``actor``) always faces a new decision, even one with
     the same legal actions as before (a Day vs Night hand that came back whole):
     its action ended the old one.
     """
     tracked = []
-    for seat in range(players):
-        digest = fingerprint(engine.legal_actions(state, seat))
-        old = previous[seat] if seat < len(previous) and seat != actor else None
-        tracked.append(old if old is not None and old.digest == digest else Decision(version, now, digest))
+    for seat, now_legal in enumerate(legal):
+        kept = (
+            seat != actor
+            and seat < len(previous)
+            and seat < len(previous_legal)
+            and previous_legal[seat] == now_legal
+        )
+        tracked.append(previous[seat] if kept else Decision(version, now))
     return tuple(tracked)
 
 

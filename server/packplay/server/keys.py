@@ -1,7 +1,8 @@
 """Every Redis key and channel name the server uses, and nothing else.
 
-A game's keys share the hash tag ``{<game id>}`` so that one Lua script may touch
-them all on a Redis Cluster too.
+A game's keys share the hash tag ``{<game id>}``, a tournament's the hash tag
+``{<tournament id>}``. The lobby indexes, the clock index, the tournament indexes and
+the process channels are the only names outside a game or a tournament.
 """
 
 from __future__ import annotations
@@ -10,54 +11,126 @@ PREFIX = "pp"
 
 
 def game(game_id: str) -> str:
-    """Hash: the game's meta, status, version, state and per-seat bookkeeping."""
+    """Hash of small fields: status, version, seats' decisions, turn deadline, game name, players."""
     return f"{PREFIX}:game:{{{game_id}}}"
 
 
+def setup(game_id: str) -> str:
+    """List: the game's meta, then (once started) its card table; both never change after."""
+    return f"{PREFIX}:game:{{{game_id}}}:setup"
+
+
+def state(game_id: str) -> str:
+    """String: the game's state at its current version (its card table aside)."""
+    return f"{PREFIX}:game:{{{game_id}}}:state"
+
+
 def seats(game_id: str) -> str:
-    """Hash: seat number -> hashed player token (a field exists once the seat is taken)."""
+    """Hash: ``<seat>`` -> the hashed player token, ``n<seat>`` -> the player's name, per taken seat."""
     return f"{PREFIX}:game:{{{game_id}}}:seats"
 
 
 def log(game_id: str) -> str:
-    """Stream: one entry per version (entry id ``<version>-0``): the action and its events."""
+    """List: item ``v`` says what made version ``v``; item 0 is the dealt state, then one log entry each."""
     return f"{PREFIX}:game:{{{game_id}}}:log"
 
 
 def answers(game_id: str) -> str:
-    """Hash: ``<seat>:<action id>`` -> the stored answer to that action (idempotency)."""
+    """Hash: ``<seat>:<action id>`` -> the answer it got (a resent action gets it again, applied once)."""
     return f"{PREFIX}:game:{{{game_id}}}:answers"
 
 
-def game_keys(game_id: str) -> tuple[str, str, str, str]:
+def watchers(game_id: str) -> str:
+    """Set: ids of the server processes with a connection on this game (they are sent its entries)."""
+    return f"{PREFIX}:game:{{{game_id}}}:procs"
+
+
+def game_keys(game_id: str) -> tuple[str, ...]:
     """All keys of one game, in the order the store's scripts take them."""
-    return game(game_id), seats(game_id), log(game_id), answers(game_id)
-
-
-def token(token_hash: str) -> str:
-    """String: a hashed player token -> ``<game id> <seat>``."""
-    return f"{PREFIX}:token:{token_hash}"
+    return (
+        game(game_id),
+        setup(game_id),
+        state(game_id),
+        seats(game_id),
+        log(game_id),
+        answers(game_id),
+        watchers(game_id),
+    )
 
 
 def lobby(game_name: str | None = None) -> str:
-    """Sorted set of open games (score: creation time), all games or one game type."""
+    """Sorted set of open games, all games or one game type (score: a time the game's keys cannot
+    outlive; entries past it are dropped on write, and the key expires after its last game)."""
     return f"{PREFIX}:lobby" if game_name is None else f"{PREFIX}:lobby:{game_name}"
 
 
 def games() -> str:
-    """Sorted set of every game (score: creation time), for listings beyond the lobby."""
+    """Sorted set of started games, for listings beyond the lobby (scored and pruned as the lobby)."""
     return f"{PREFIX}:games"
 
 
 def clocks() -> str:
-    """Sorted set: game id -> deadline (unix seconds) of its pending decision."""
+    """Sorted set: game id -> deadline (unix seconds) of its pending decision. A process that finds
+    an entry's game gone drops it; the key expires after the last game written to it."""
     return f"{PREFIX}:clocks"
 
 
-def channel(game_id: str) -> str:
-    """Pub/sub channel carrying each new version of one game to every process."""
-    return f"{PREFIX}:chan:game:{game_id}"
+def tournament(tournament_id: str) -> str:
+    """Hash: meta, status, version, current round, rounds, and ``round:<n>``: each round's pairing."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}"
 
 
-def game_id_of_channel(name: str) -> str:
-    return name.removeprefix(f"{PREFIX}:chan:game:")
+def tournament_players(tournament_id: str) -> str:
+    """Hash: player id -> the player's record (name, hashed secret, first round, drop)."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}:players"
+
+
+def tournament_games(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> the id of the table's game (set once)."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}:games"
+
+
+def tournament_seats(tournament_id: str) -> str:
+    """Hash: ``<round>:<player id>`` -> ``<game id> <seat> <seat token>``, handed to the player."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}:seats"
+
+
+def tournament_results(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> the table's result (set once)."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}:results"
+
+
+def tournament_claims(tournament_id: str) -> str:
+    """Hash: ``<round>:<table>`` -> ``<process id> <until>``: who creates the table's game now."""
+    return f"{PREFIX}:tour:{{{tournament_id}}}:claims"
+
+
+def tournament_keys(tournament_id: str) -> tuple[str, str, str, str, str, str]:
+    """All keys of one tournament, in the order the tournament scripts take them."""
+    return (
+        tournament(tournament_id),
+        tournament_players(tournament_id),
+        tournament_games(tournament_id),
+        tournament_seats(tournament_id),
+        tournament_results(tournament_id),
+        tournament_claims(tournament_id),
+    )
+
+
+def tournaments() -> str:
+    """Sorted set of the tournaments created within their lifetime (score: creation time)."""
+    return f"{PREFIX}:tournaments"
+
+
+def running_tournaments() -> str:
+    """Sorted set of the tournaments between start and finish (score: creation time): the
+    runners' work list."""
+    return f"{PREFIX}:tournaments:running"
+
+
+CHANNEL_PREFIX = f"{PREFIX}:proc:"
+
+
+def channel(process_id: str) -> str:
+    """Pub/sub channel of one server process: the log entries of the games it watches."""
+    return f"{CHANNEL_PREFIX}{process_id}"

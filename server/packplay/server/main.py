@@ -8,21 +8,25 @@ websockets-sansio is the one uvicorn maintains (the legacy ``websockets`` backen
 deprecated), it waits on transport flow control in ``send``, which the send-queue
 backpressure relies on, and it negotiates permessage-deflate. ``--workers N`` runs N
 processes on one port; they share state only through Redis, like processes on
-different machines.
+different machines. Both protocols run as subclasses that bound every wait for a
+client (:mod:`packplay.server.protocols`).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import signal
+import sys
+from pathlib import Path
 
 import uvicorn
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.embedded_redis import EmbeddedRedis, default_dir
 from packplay.server.logs import logging_config
 from packplay.server.settings import SETTINGS_ENV, Settings
 
-CLI_FIELDS = ("host", "port", "workers", "redis_url", "sandbox", "log_format")
+CLI_FIELDS = ("host", "port", "workers", "redis_url", "redis_dir", "in_memory", "sandbox", "log_format")
 
 
 def settings_from(options: argparse.Namespace | None) -> Settings:
@@ -34,16 +38,21 @@ def settings_from(options: argparse.Namespace | None) -> Settings:
 def serve(options: argparse.Namespace | None = None) -> int:
     """Run until interrupted; the exit status.
 
-    ``options`` carries ``host``, ``port``, ``workers``, ``redis_url``, ``sandbox``,
-    ``log_format`` (None: keep the environment's or the default value).
+    ``options`` carries ``host``, ``port``, ``workers``, ``redis_url``, ``redis_dir``,
+    ``in_memory``, ``sandbox``, ``log_format`` (None: keep the environment's or the default value).
     """
     settings = settings_from(options)
     embedded: EmbeddedRedis | None = None
-    if settings.redis_url is None and settings.workers > 1:
-        # One private server for all workers, owned by this parent process.
-        embedded = EmbeddedRedis().start()
+    if settings.redis_url is None:
+        # One private server for all workers, owned by this process's main thread (it dies with it).
+        embedded = EmbeddedRedis(data_dir=private_dir(settings)).start()
+        where = "in memory only" if embedded.data_dir is None else f"in {embedded.data_dir}"
+        print(f"packplay: private Redis at {embedded.url}, data {where}", file=sys.stderr, flush=True)
         settings = settings.with_overrides(redis_url=embedded.url)
     os.environ[SETTINGS_ENV] = settings.to_json()
+    # uvicorn raises the signal that stopped it again once it has stopped; as an exception
+    # here, so the private server is stopped cleanly below instead of by the kernel.
+    previous = signal.signal(signal.SIGTERM, _exit_on_signal)
     try:
         uvicorn.run(
             "packplay.server.app:app_from_env",
@@ -51,7 +60,9 @@ def serve(options: argparse.Namespace | None = None) -> int:
             host=settings.host,
             port=settings.port,
             workers=settings.workers,
-            ws="websockets-sansio",
+            http="packplay.server.protocols:GuardedHttpProtocol",
+            ws="packplay.server.protocols:GuardedWebSocketProtocol",
+            timeout_keep_alive=settings.keep_alive_timeout,
             ws_max_size=settings.frame_limit,
             ws_per_message_deflate=settings.ws_deflate,
             log_config=logging_config(settings.log_format, settings.log_level),
@@ -59,6 +70,18 @@ def serve(options: argparse.Namespace | None = None) -> int:
             timeout_graceful_shutdown=10,
         )
     finally:
+        signal.signal(signal.SIGTERM, previous)
         if embedded is not None:
             embedded.stop()
     return 0
+
+
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def private_dir(settings: Settings) -> Path | None:
+    """The private server's data directory; None when it keeps everything in memory."""
+    if settings.in_memory:
+        return None
+    return Path(settings.redis_dir).expanduser() if settings.redis_dir else default_dir()

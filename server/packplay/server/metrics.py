@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
@@ -12,18 +14,19 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
+        self._action_counters: dict[tuple[str, str], Any] = {}
         self.connections = Gauge(
             "packplay_ws_connections", "Open WebSocket connections", registry=self.registry
         )
         self.watched_games = Gauge(
-            "packplay_watched_games", "Games with a local watcher (pub/sub channels)", registry=self.registry
+            "packplay_watched_games", "Games with a local connection", registry=self.registry
         )
         self.actions = Counter(
             "packplay_actions_total", "Actions answered, by game and outcome", ["game", "outcome"],
             registry=self.registry,
         )  # fmt: skip
         self.action_seconds = Histogram(
-            "packplay_action_seconds", "Time to answer an action (load, rules, compare-and-set)",
+            "packplay_action_seconds", "Time to answer an action (rules, compare-and-set, updates)",
             buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
             registry=self.registry,
         )  # fmt: skip
@@ -37,6 +40,13 @@ class Metrics:
         self.games_created = Counter(
             "packplay_games_created_total", "Games created", ["game"], registry=self.registry
         )
+        self.redis_batches = Counter(
+            "packplay_redis_batches_total", "Batches of commands sent to Redis (one round trip each)",
+            registry=self.registry,
+        )  # fmt: skip
+        self.redis_commands = Counter(
+            "packplay_redis_commands_total", "Commands sent to Redis", registry=self.registry
+        )
         self.clock_timeouts = Counter(
             "packplay_clock_timeouts_total", "Actions played for seats whose clock ran out",
             registry=self.registry,
@@ -44,3 +54,15 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+    def action_answered(self, game: str, outcome: str, seconds: float) -> None:
+        """One answered action (its labelled counter looked up once per game and outcome)."""
+        counter = self._action_counters.get((game, outcome))
+        if counter is None:
+            counter = self._action_counters[(game, outcome)] = self.actions.labels(game, outcome)
+        counter.inc()
+        self.action_seconds.observe(seconds)
+
+    def batch_sent(self, commands: int) -> None:
+        self.redis_batches.inc()
+        self.redis_commands.inc(commands)

@@ -1,4 +1,4 @@
-"""REST ``/v1``: one handler per route of the protocol's route table; errors are problem documents."""
+"""REST ``/v2``: one handler per route of the protocol's route table; errors are problem documents."""
 
 from __future__ import annotations
 
@@ -17,10 +17,12 @@ from starlette.routing import Route
 from packplay import __version__
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
+from packplay_protocol import rules
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.ids import GameId, GameName
 from packplay_protocol.openapi import openapi_document
 from packplay_protocol.rest import (
+    MARKDOWN_MEDIA_TYPE,
     PROBLEM_MEDIA_TYPE,
     ROUTES,
     CreateGame,
@@ -28,9 +30,18 @@ from packplay_protocol.rest import (
     Health,
     JoinSeat,
     Readiness,
+    RulesLanguage,
+    RulesPage,
     problem,
 )
-from packplay_protocol.version import SUBPROTOCOLS
+from packplay_protocol.tournaments import (
+    CreateTournament,
+    PlayerId,
+    RegisterPlayer,
+    RoundNumber,
+    TournamentId,
+)
+from packplay_protocol.version import API_PREFIX, PROTOCOL_VERSION, SUBPROTOCOLS
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -70,9 +81,20 @@ async def _body(request: Request, kind: type[T]) -> T:
     if len(raw) > _runtime(request).settings.frame_limit:
         raise ServiceError(ErrorCode.FRAME_TOO_LARGE, "request body too large")
     try:
-        return msgspec.json.decode(raw, type=kind)
+        return msgspec.convert(_whole_numbers(msgspec.json.decode(raw)), type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
         raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error)) from error
+
+
+def _whole_numbers(value: Any) -> Any:
+    """JSON Schema's integers include 13.0: a number without a fraction counts as an integer."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {key: _whole_numbers(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_whole_numbers(item) for item in value]
+    return value
 
 
 def _query(request: Request, name: str, kind: Any) -> Any:
@@ -143,6 +165,92 @@ async def get_replay(request: Request) -> Response:
     return json_response(await _runtime(request).service.replay(_game_id(request)))
 
 
+def _path(request: Request, name: str, kind: Any, what: str) -> Any:
+    try:
+        return msgspec.convert(request.path_params[name], kind, strict=False)
+    except msgspec.ValidationError as error:
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no such {what}") from error
+
+
+def _tournament_id(request: Request) -> str:
+    tournament_id: str = _path(request, "tournament_id", TournamentId, "tournament")
+    return tournament_id
+
+
+def _required_token(request: Request) -> str:
+    token = _token(request, required=True)
+    assert token is not None
+    return token
+
+
+@_problems
+async def create_tournament(request: Request) -> Response:
+    tournaments = _runtime(request).tournaments
+    return json_response(await tournaments.create(await _body(request, CreateTournament)), 201)
+
+
+@_problems
+async def get_tournament(request: Request) -> Response:
+    return json_response(await _runtime(request).tournaments.get(_tournament_id(request)))
+
+
+@_problems
+async def register_player(request: Request) -> Response:
+    tournament_id = _tournament_id(request)
+    body = await _body(request, RegisterPlayer)
+    return json_response(await _runtime(request).tournaments.register(tournament_id, body), 201)
+
+
+@_problems
+async def drop_player(request: Request) -> Response:
+    player_id: str = _path(request, "player_id", PlayerId, "player")
+    tournament_id = _tournament_id(request)
+    await _runtime(request).tournaments.drop(tournament_id, player_id, _required_token(request))
+    return Response(status_code=204)
+
+
+@_problems
+async def start_tournament(request: Request) -> Response:
+    tournament_id = _tournament_id(request)
+    return json_response(await _runtime(request).tournaments.start(tournament_id, _required_token(request)))
+
+
+@_problems
+async def finish_tournament(request: Request) -> Response:
+    tournament_id = _tournament_id(request)
+    return json_response(await _runtime(request).tournaments.finish(tournament_id, _required_token(request)))
+
+
+@_problems
+async def get_standings(request: Request) -> Response:
+    return json_response(await _runtime(request).tournaments.standings(_tournament_id(request)))
+
+
+@_problems
+async def get_pairings(request: Request) -> Response:
+    number: int = _path(request, "round", RoundNumber, "round")
+    return json_response(await _runtime(request).tournaments.pairings(_tournament_id(request), number))
+
+
+@_problems
+async def get_my_table(request: Request) -> Response:
+    tournament_id = _tournament_id(request)
+    return json_response(
+        await _runtime(request).tournaments.my_table(tournament_id, _required_token(request))
+    )
+
+
+@_problems
+async def get_rules(request: Request) -> Response:
+    language = _query(request, "lang", RulesLanguage) or "en"
+    try:
+        page = msgspec.convert(request.path_params["page"], RulesPage)
+        markdown = rules.text(page, language)
+    except (msgspec.ValidationError, LookupError) as error:
+        raise ServiceError(ErrorCode.NOT_FOUND, str(error)) from error
+    return Response(markdown, media_type=MARKDOWN_MEDIA_TYPE)
+
+
 async def get_health(request: Request) -> Response:
     name = _runtime(request).settings.server_name
     return json_response(Health(server=f"{name}/{__version__}", protocols=tuple(SUBPROTOCOLS)))
@@ -174,6 +282,16 @@ HANDLERS: dict[str, Handler] = {
     "joinSeat": join_seat,
     "leaveSeat": leave_seat,
     "getReplay": get_replay,
+    "createTournament": create_tournament,
+    "getTournament": get_tournament,
+    "registerPlayer": register_player,
+    "dropPlayer": drop_player,
+    "startTournament": start_tournament,
+    "finishTournament": finish_tournament,
+    "getStandings": get_standings,
+    "getPairings": get_pairings,
+    "getMyTable": get_my_table,
+    "getRules": get_rules,
     "getHealth": get_health,
     "getReadiness": get_readiness,
     "getMetrics": get_metrics,
@@ -182,8 +300,50 @@ HANDLERS: dict[str, Handler] = {
 
 
 def rest_routes() -> list[Route]:
-    """Exactly the protocol's routes; a route without a handler is a bug caught at startup."""
-    return [Route(r.path, HANDLERS[r.operation_id], methods=[r.method]) for r in ROUTES]
+    """Exactly the protocol's routes; a route without a handler is a bug caught at startup.
+
+    One route per path, dispatching on the method: a method the path lacks gets a 405 whose
+    ``Allow`` names every method of the path (not only those of the first route that matched).
+    """
+    by_path: dict[str, dict[str, Handler]] = {}
+    for route in ROUTES:
+        by_path.setdefault(route.path, {})[route.method] = HANDLERS[route.operation_id]
+    return [Route(path, _dispatch(handlers), methods=list(handlers)) for path, handlers in by_path.items()]
+
+
+RETIRED_PREFIXES = ("/v1",)
+"""REST prefixes of protocol versions this server no longer speaks."""
+
+
+def retired_routes() -> list[Route]:
+    """Every path under a retired prefix: 410 with a problem naming the version spoken."""
+    methods = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+    return [
+        route
+        for prefix in RETIRED_PREFIXES
+        for route in (
+            Route(prefix, retired, methods=methods),
+            Route(prefix + "/{rest:path}", retired, methods=methods),
+        )
+    ]
+
+
+async def retired(request: Request) -> Response:
+    detail = (
+        f"this server speaks protocol version {PROTOCOL_VERSION} only: "
+        f"use {API_PREFIX}/ (described at {API_PREFIX}/openapi.json)"
+    )
+    document = msgspec.structs.replace(
+        problem(ErrorCode.UNSUPPORTED_VERSION, detail, instance=request.url.path), status=410
+    )
+    return Response(_encode(document), status_code=410, media_type=PROBLEM_MEDIA_TYPE)
+
+
+def _dispatch(handlers: dict[str, Handler]) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        return await handlers["GET" if request.method == "HEAD" else request.method](request)
+
+    return endpoint
 
 
 _HTTP_CODES = {401: ErrorCode.UNAUTHORIZED, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}
@@ -196,7 +356,33 @@ async def http_problem(request: Request, error: Exception) -> Response:
     document = msgspec.structs.replace(
         problem(code, error.detail, request.url.path), status=error.status_code
     )
-    return Response(_encode(document), status_code=error.status_code, media_type=PROBLEM_MEDIA_TYPE)
+    return Response(
+        _encode(document),
+        status_code=error.status_code,
+        headers=error.headers,  # a 405 carries Allow
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+RETRY_AFTER_SECONDS = 2
+"""What a 503 tells the client to wait before retrying."""
+
+
+async def unavailable_problem(request: Request, error: Exception) -> Response:
+    """Storage did not answer: 503 with a retry hint (nothing was changed, or the change was whole)."""
+    log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, error)
+    document = problem(ErrorCode.UNAVAILABLE, "storage unavailable; retry shortly", request.url.path)
+    return Response(
+        _encode(document),
+        status_code=document.status,
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+        media_type=PROBLEM_MEDIA_TYPE,
+    )
+
+
+async def client_gone(request: Request, error: Exception) -> Response:
+    """The client went away (or was cut at a deadline) before its body was read: nobody to answer."""
+    return Response(status_code=400)
 
 
 async def internal_problem(request: Request, error: Exception) -> Response:

@@ -1,51 +1,53 @@
 """The authority: creates games, seats players, starts full games and applies actions.
 
-Any process may serve any request: every step reads the game from Redis and writes
-it back with a compare-and-set on its version, so two processes racing on one game
-never both win. An action that loses a race is decided again on the new version; it
+Any process may serve any request. A move is decided on this process's replica of
+the game (no read from Redis) and committed with one script that compares and sets
+the version: two processes racing on one game never both win. The loser applies the
+entries it missed (the commit script returns them) and decides again: the action
 still applies when its seat faces the same decision as before (see
 :mod:`packplay.server.decisions`), else it is rejected as stale.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import secrets
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from functools import cache
+from typing import Any, Union
 
 import msgspec
+from redis.exceptions import RedisError
 
 from packplay.cards.boosters import BoosterOpener
 from packplay.cards.catalog import Catalog, UnknownSetError, load_catalog
 from packplay.cards.model import CardInstance
-from packplay.games.base import Audience, Game, GameConfig, RuleError, Transition
+from packplay.games.base import Audience, Game, GameConfig, RuleError
 from packplay.games.registry import get_game
 from packplay.rng import Rng
-from packplay.server import decisions, messages
+from packplay.server import decisions, rendering
+from packplay.server.replica import Replica, Step, decode_state, digest, encode_cards
 from packplay.server.settings import Settings
 from packplay.server.store import (
     Answer,
     Commit,
     GameMeta,
     GameRow,
-    LogEntry,
-    Snapshot,
     Status,
     Store,
     answer_field,
     hash_token,
 )
+from packplay.server.tables import GameMissing, GameNotStarted, Table, Tables
 from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.ids import MAX_SAFE_INT
 from packplay_protocol.rest import (
     CardRef,
+    CreatedGame,
     CreateGame,
     GameList,
     GameSetup,
@@ -53,11 +55,12 @@ from packplay_protocol.rest import (
     GameStatus,
     GameSummary,
     JoinSeat,
+    LoggedAction,
     Replay,
     SeatGrant,
     SeatInfo,
 )
-from packplay_protocol.to_client import ServerMessage, ViewMessage
+from packplay_protocol.to_client import ViewMessage
 
 log = logging.getLogger(__name__)
 MAX_ATTEMPTS = 8
@@ -78,6 +81,7 @@ _JOIN_ERRORS = {
     "no_seat": ErrorCode.VALIDATION_FAILED,
 }
 _REJECT_REASONS = {reason.value for reason in RejectReason}
+_view_message_decoder = msgspec.json.Decoder(ViewMessage)
 
 
 class ServiceError(Exception):
@@ -89,28 +93,8 @@ class ServiceError(Exception):
         self.detail = detail
 
 
-@dataclass(frozen=True)
-class Loaded:
-    """A started game read at one version, its state decoded."""
-
-    snapshot: Snapshot
-    engine: Game[Any]
-    state: Any
-
-    @property
-    def meta(self) -> GameMeta:
-        return self.snapshot.meta
-
-    @property
-    def version(self) -> int:
-        return self.snapshot.version
-
-    def view(self, audience: Audience) -> ViewMessage:
-        return messages.view_message(self.engine, self.meta, self.version, self.state, audience)
-
-
 class Service:
-    """One per process; stateless between calls (Redis holds everything)."""
+    """One per process. Its tables are a cache: Redis holds everything."""
 
     def __init__(
         self,
@@ -124,8 +108,7 @@ class Service:
         self._load_catalog = catalog
         self._catalog: Catalog | None = None
         self.now = now
-        self.committed: Callable[[str, int, Any], None] = lambda game_id, version, state: None
-        """Told of each version this process commits, with its state (the fan-out sets it)."""
+        self.tables = Tables(store, lambda: self.catalog, settings.cached_games)
 
     @property
     def catalog(self) -> Catalog:
@@ -135,11 +118,12 @@ class Service:
 
     # lobby
 
-    async def create(self, request: CreateGame) -> GameSummary:
-        """A new open game; its config is checked by setting it up once.
+    async def create(self, request: CreateGame) -> CreatedGame:
+        """A new game; its config is checked by setting it up once. It waits in the lobby,
+        or starts at once when the request names every seat.
 
         Raises:
-            ServiceError: ``sandbox_disabled`` or ``bad_config``.
+            ServiceError: ``sandbox_disabled``, ``bad_config`` or ``validation_failed``.
         """
         sandboxed = request.seed is not None or request.boosters is not None
         if sandboxed and not self.settings.sandbox:
@@ -162,9 +146,33 @@ class Service:
             boosters=request.boosters,
             sandbox=sandboxed,
         )
-        self.setup(meta)
+        dealt = initial_state(meta, self.catalog)
+        if request.seats is not None:
+            return await self._create_seated(meta, dealt, request.seats)
         await self.store.create(meta, ttl=self.settings.lobby_ttl)
-        return summary(GameRow(meta, "lobby", 0, {}))
+        self.tables.get(meta.id).dealt = dealt
+        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, {}))))
+
+    async def _create_seated(self, meta: GameMeta, dealt: Any, names: tuple[str, ...]) -> CreatedGame:
+        if len(names) != meta.config.players:
+            raise ServiceError(
+                ErrorCode.VALIDATION_FAILED, f"seats: name each of the {meta.config.players} seats"
+            )
+        tokens = [new_token(meta.id) for _ in names]
+        replica = Replica.dealt(meta, _engine(meta.config.game), dealt, meta.created)
+        await self.store.create_seated(
+            meta,
+            [(hash_token(token), name) for token, name in zip(tokens, names, strict=True)],
+            encode_cards(dealt.cards),
+            replica.state_bytes,
+            decisions.encode(replica.decisions),
+            replica.deadline,
+            self.settings.active_ttl,
+        )
+        self.tables.get(meta.id).replica = replica
+        grants = tuple(SeatGrant(game_id=meta.id, seat=seat, token=t) for seat, t in enumerate(tokens))
+        row = GameRow(meta, "active", 0, dict(enumerate(names)))
+        return CreatedGame(**_fields(summary(row)), grants=grants)
 
     async def join(self, game_id: str, request: JoinSeat) -> SeatGrant:
         """Take a seat; the join that fills the game starts it.
@@ -172,18 +180,36 @@ class Service:
         Raises:
             ServiceError: ``not_found``, ``game_started``, ``game_full``, ``seat_taken``.
         """
-        token = secrets.token_urlsafe(32)
-        outcome, seat, taken = await self.store.join(
+        token = new_token(game_id)
+        outcome, seat, taken, meta = await self.store.join(
             game_id, hash_token(token), request.name, request.seat, self.settings.lobby_ttl
         )
         if outcome != "ok":
             raise ServiceError(
                 _JOIN_ERRORS[outcome], f"cannot join game {game_id}: {outcome.replace('_', ' ')}"
             )
-        snapshot, _ = await self.store.load(game_id)
-        if snapshot is not None and taken == snapshot.meta.config.players:
-            await self.start(game_id)
+        if meta is not None and taken == meta.config.players:
+            await self.start(meta)
         return SeatGrant(game_id=game_id, seat=seat, token=token)
+
+    async def start(self, meta: GameMeta) -> None:
+        """Write version 0 of a full game. Whoever sees it full first does it; once."""
+        table = self.tables.get(meta.id)
+        async with table.lock:
+            engine = _engine(meta.config.game)
+            state = table.dealt if table.dealt is not None else initial_state(meta, self.catalog)
+            replica = Replica.dealt(meta, engine, state, self.now())
+            started = await self.store.start(
+                meta,
+                encode_cards(state.cards),
+                replica.state_bytes,
+                decisions.encode(replica.decisions),
+                replica.deadline,
+                self.settings.active_ttl,
+            )
+            table.dealt = None
+            if started and table.replica is None:
+                table.replica = replica
 
     async def leave(self, game_id: str, token: str) -> None:
         """Give up a seat before the start.
@@ -199,7 +225,15 @@ class Service:
             raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}")
 
     async def seat_of(self, token: str) -> tuple[str, int] | None:
-        return await self.store.seat_of(hash_token(token))
+        """The game and seat a token holds, if any (a token names its game)."""
+        game_id, dot, _ = token.partition(".")
+        if not dot or not game_id:
+            return None
+        digest_ = hash_token(token)
+        for seat, (held, _name) in (await self.store.seats(game_id)).items():
+            if secrets.compare_digest(held, digest_):
+                return game_id, seat
+        return None
 
     async def seat_in(self, game_id: str, token: str) -> int:
         """The seat ``token`` holds in ``game_id``.
@@ -214,8 +248,7 @@ class Service:
 
     async def list_games(self, game: str | None, status: GameStatus | None) -> GameList:
         wanted = status or "open"
-        max_age = self.settings.lobby_ttl if wanted == "open" else self.settings.active_ttl
-        ids = await self.store.game_ids(game, wanted == "open", LIST_LIMIT, max_age)
+        ids = await self.store.game_ids(game, wanted == "open", LIST_LIMIT)
         rows = await self.store.rows(ids)
         picked = [
             summary(row)
@@ -235,24 +268,29 @@ class Service:
         if not rows:
             raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}")
         row = rows[0]
-        if row.status == "lobby":
+        if row.status in ("lobby", "starting"):
             return GameSnapshot(summary=summary(row))
-        loaded = await self.current(game_id)
-        row = GameRow(row.meta, loaded.snapshot.status, loaded.version, row.names)
-        return GameSnapshot(summary=summary(row), state=loaded.view(audience))
+        replica = await self.current(game_id)
+        row = GameRow(row.meta, replica.status, replica.version, row.names)
+        return GameSnapshot(summary=summary(row), state=view_message(replica, audience))
 
     async def replay(self, game_id: str) -> Replay:
         """Seed, setup and full log of a finished game.
 
         Raises:
-            ServiceError: ``not_found``, ``game_not_over``.
+            ServiceError: ``not_found``, ``game_not_over`` (a game still waiting for players too).
         """
-        loaded = await self.current(game_id)
-        result = loaded.engine.result(loaded.state)
-        if loaded.snapshot.status != "finished" or result is None:
+        try:
+            replica = await self.current(game_id)
+        except ServiceError as error:
+            if error.code is ErrorCode.OUT_OF_ORDER:
+                raise ServiceError(ErrorCode.GAME_NOT_OVER, "the game has not started") from error
+            raise
+        result = replica.engine.result(replica.state)
+        if replica.status != "finished" or result is None:
             raise ServiceError(ErrorCode.GAME_NOT_OVER, "the replay is available once the game is over")
-        meta = loaded.meta
-        entries = await self.store.entries_since(game_id, -1)
+        meta = replica.meta
+        entries = await self.store.entries(game_id, -1)
         setup = GameSetup(
             game=meta.config.game,
             players=meta.config.players,
@@ -260,123 +298,83 @@ class Service:
             options=meta.config.options,
             boosters=meta.boosters,
         )
-        log = messages.logged_actions(meta.config.game, entries)
-        return Replay(game_id=game_id, setup=setup, seed=meta.seed, log=log, result=result)
+        union = _action_union(meta.config.game)
+        actions = tuple(
+            LoggedAction(
+                version=entry.version,
+                seat=entry.seat,
+                action=msgspec.convert(entry.action, union),
+                action_id=entry.action_id,
+                timed_out=entry.timed_out,
+            )
+            for entry, _ in entries
+            if entry.seat is not None
+        )
+        return Replay(game_id=game_id, setup=setup, seed=meta.seed, log=actions, result=result)
+
+    async def current(self, game_id: str) -> Replica:
+        """The started game now, read from Redis.
+
+        Raises:
+            ServiceError: ``not_found``; ``out_of_order`` while the game waits for players.
+        """
+        snapshot = await self.store.load(game_id)
+        if snapshot is None:
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}")
+        if snapshot.status == "starting":
+            await self.start(snapshot.meta)
+            snapshot = await self.store.load(game_id)
+        replica = None if snapshot is None else self.tables.replica_of(snapshot)
+        if replica is None:
+            raise ServiceError(ErrorCode.OUT_OF_ORDER, "the game is waiting for players")
+        return replica
 
     # play
 
-    def setup(self, meta: GameMeta) -> Any:
-        """The initial state of a game (also how a config is checked at creation).
-
-        Raises:
-            ServiceError: ``bad_config``.
-        """
-        return initial_state(meta, self.catalog)
-
-    async def start(self, game_id: str) -> None:
-        """Set up a full game (version 0). Whoever sees it full first does it; once."""
-        snapshot, _ = await self.store.load(game_id)
-        if snapshot is None or snapshot.status != "starting":
-            return
-        meta = snapshot.meta
-        engine = _engine(meta.config.game)
-        state = self.setup(meta)
-        now = self.now()
-        tracked = decisions.track(engine, state, meta.config.players, 0, now)
-        commit = Commit(
-            game_id=game_id,
-            expected=snapshot.version,
-            status="active",
-            state=messages.encode_state(state),
-            legal=decisions.encode(tracked),
-            entry=LogEntry(version=0, at=now),
-            ttl=self.settings.active_ttl,
-            deadline=decisions.deadline(tracked, engine.pending(state), meta.clock),
-        )
-        outcome, _, _ = await self.store.commit(commit)
-        if outcome == "ok":
-            await self._extend_tokens(game_id, self.settings.active_ttl)
-
-    async def current(self, game_id: str) -> Loaded:
-        """The started game now (starting it if it is full and nobody has yet).
-
-        Raises:
-            ServiceError: ``not_found``; ``game_started`` is never raised here, but
-            ``out_of_order`` is when the game still waits for players.
-        """
-        snapshot, _ = await self.store.load(game_id)
-        if snapshot is not None and snapshot.status == "starting":
-            await self.start(game_id)
-            snapshot, _ = await self.store.load(game_id)
-        if snapshot is None:
-            raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}")
-        if snapshot.state is None:
-            raise ServiceError(ErrorCode.OUT_OF_ORDER, "the game is waiting for players")
-        engine = _engine(snapshot.meta.config.game)
-        return Loaded(snapshot, engine, messages.decode_state(engine, snapshot.state))
-
-    async def catch_up(
-        self, game_id: str, audience: Audience, since: int | None
-    ) -> tuple[list[ServerMessage], int, GameMeta]:
-        """What brings a client from ``since`` (None: nothing yet) to now: the filtered
-        events after ``since``, the view, and the result once over; and the version."""
-        loaded = await self.current(game_id)
-        out: list[ServerMessage] = []
-        if since is not None and -1 <= since < loaded.version:
-            entries = [
-                e for e in await self.store.entries_since(game_id, since) if e.version <= loaded.version
-            ]
-            out.append(messages.events_message(loaded.meta, entries, audience, since))
-        out.append(loaded.view(audience))
-        result = loaded.engine.result(loaded.state)
-        if result is not None:
-            out.append(messages.game_over(loaded.meta, result))
-        return out, loaded.version, loaded.meta
-
     async def act(self, game_id: str, seat: int, act: Act, timed_out: bool = False) -> Answer:
         """Apply one action of ``seat``, once per action id, whatever the races."""
-        field = answer_field(seat, act.action_id)
-        digest = _digest(act.action)
-        version = -1
-        for _ in range(MAX_ATTEMPTS):
-            snapshot, stored = await self.store.load(game_id, field)
-            if stored is not None:
-                return _same_or_duplicate(stored, digest)
-            decided = self._decide(snapshot, seat, act, digest, timed_out)
-            if isinstance(decided, Answer):
-                return await self._remember(game_id, field, decided)
-            outcome, previous, version = await self.store.commit(decided)
-            if outcome == "ok":
-                self.committed(game_id, decided.entry.version, decided.decoded)
-                await self._after_commit(decided)
-                return decided.answer or _accepted(decided.entry.version, digest)
-            if outcome == "duplicate" and previous is not None:
-                return _same_or_duplicate(previous, digest)
-            if outcome == "missing":
-                return _rejected(RejectReason.NOT_FOUND, "the game is gone", 0)
-        return _rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", max(version, 0))
+        table = self.tables.get(game_id)
+        action_digest = digest(act.action)
+        async with table.lock:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    replica = await self.tables.ensure(table)
+                except GameMissing:
+                    return _rejected(RejectReason.NOT_FOUND, "no such game", 0)
+                except GameNotStarted:
+                    return _rejected(RejectReason.NOT_STARTED, "the game is waiting for players", 0)
+                if act.version > replica.version:
+                    await self.tables.catch_up(table)  # the client saw a version this copy has not yet
+                    replica = table.replica or replica
+                decided = self._decide(replica, seat, act, action_digest, timed_out)
+                if isinstance(decided, Answer):
+                    return await self._remember(game_id, seat, act.action_id, decided)
+                answer = await self._commit(table, replica, decided)
+                if answer is not None:
+                    return answer
+        return _rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", table_version(table))
 
     def _decide(
-        self, snapshot: Snapshot | None, seat: int, act: Act, digest: str, timed_out: bool
-    ) -> Answer | Commit:
-        if snapshot is None:
-            return _rejected(RejectReason.NOT_FOUND, "no such game", 0)
-        if snapshot.state is None:
-            return _rejected(RejectReason.NOT_STARTED, "the game is waiting for players", 0)
-        version = snapshot.version
-        engine = _engine(snapshot.meta.config.game)
+        self, replica: Replica, seat: int, act: Act, action_digest: str, timed_out: bool
+    ) -> Answer | Step:
+        version, engine = replica.version, replica.engine
+        last = replica.last.get(seat)
+        if last is not None and last[0] == act.action_id:
+            return _same_or_duplicate(last[1], action_digest)
         if not isinstance(act.action, GAMES[engine.name].actions):
-            return _stored(RejectReason.BAD_MESSAGE, f"not an action of {engine.name}", version, digest)
-        if snapshot.status == "finished":
-            return _stored(RejectReason.GAME_OVER, "the game is over", version, digest)
-        tracked = decisions.decode(snapshot.legal)
+            return _stored(
+                RejectReason.BAD_MESSAGE, f"not an action of {engine.name}", version, action_digest
+            )
+        if replica.status == "finished":
+            return _stored(RejectReason.GAME_OVER, "the game is over", version, action_digest)
         if act.version != version and not (
-            act.version < version and decisions.unchanged_since(tracked, seat, act.version)
+            act.version < version and decisions.unchanged_since(replica.decisions, seat, act.version)
         ):
-            return _stored(RejectReason.STALE_VERSION, f"the game is at version {version}", version, digest)
-        state = messages.decode_state(engine, snapshot.state)
+            return _stored(
+                RejectReason.STALE_VERSION, f"the game is at version {version}", version, action_digest
+            )
         try:
-            transition = engine.apply(state, seat, act.action, copy=False)  # state is our own copy
+            return replica.step(seat, act.action, act.action_id, self.now(), timed_out, action_digest)
         except RuleError as error:
             reason = error.reason if error.reason in _REJECT_REASONS else RejectReason.ILLEGAL_ACTION
             return Answer(
@@ -385,60 +383,76 @@ class Service:
                 reason=reason,
                 rule=error.rule,
                 message=error.message,
-                digest=digest,
+                digest=action_digest,
             )
-        return self._commit(snapshot, engine, transition, seat, act, digest, timed_out)
 
-    def _commit(
-        self,
-        snapshot: Snapshot,
-        engine: Game[Any],
-        transition: Transition[Any],
-        seat: int,
-        act: Act,
-        digest: str,
-        timed_out: bool,
-    ) -> Commit:
-        meta, new_version, now = snapshot.meta, snapshot.version + 1, self.now()
-        state = transition.state
-        finished = engine.result(state) is not None
-        previous = decisions.decode(snapshot.legal)
-        tracked = decisions.track(engine, state, meta.config.players, new_version, now, previous, actor=seat)
-        entry = LogEntry(
-            version=new_version,
-            at=now,
-            seat=seat,
-            action_id=act.action_id,
-            action=msgspec.to_builtins(act.action),
-            timed_out=timed_out,
-            events=messages.stored_events(transition.events),
-        )
-        return Commit(
-            game_id=meta.id,
-            expected=snapshot.version,
-            status="finished" if finished else "active",
-            state=messages.encode_state(state),
-            legal=decisions.encode(tracked),
-            entry=entry,
+    async def _commit(self, table: Table, replica: Replica, step: Step) -> Answer | None:
+        """Commit a step: the answer, or None when another version came first (decide again)."""
+        finished = step.status == "finished"
+        commit = Commit(
+            game_id=replica.game_id,
+            expected=replica.version,
+            status=step.status,
+            state=step.state_bytes,
+            decisions=decisions.encode(step.decisions),
+            entry=step.entry,
+            entry_bytes=step.entry_bytes,
             ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
-            answer_field=answer_field(seat, act.action_id),
-            answer=_accepted(new_version, digest),
-            deadline=None if finished else decisions.deadline(tracked, engine.pending(state), meta.clock),
-            decoded=state,
+            answer=step.answer,
+            deadline=step.deadline,
         )
+        try:
+            result = await self.store.commit(commit)
+        except RedisError:
+            # Whether Redis applied it is unknown: read the game again before the next move.
+            # (A client told "unavailable" sends the action again and gets the true answer.)
+            table.let_go(keep_views=True)
+            raise
+        if result.outcome == "ok":
+            table.advance(step)
+            return step.answer
+        if result.outcome == "duplicate" and result.previous is not None:
+            if result.previous.accepted and result.previous.version > replica.version:
+                await self.tables.catch_up(table)  # it was applied, unseen here: bring watchers along
+            return _same_or_duplicate(result.previous, step.answer.digest)
+        if result.outcome == "missing":
+            table.replica = None
+            return _rejected(RejectReason.NOT_FOUND, "the game is gone", 0)
+        await self.tables.catch_up(table, result.missed, result.version)
+        return None
 
-    async def _after_commit(self, commit: Commit) -> None:
-        if commit.status == "finished":
-            await self._extend_tokens(commit.game_id, self.settings.finished_ttl)
-
-    async def _extend_tokens(self, game_id: str, ttl: int) -> None:
-        seats = await self.store.seats(game_id)
-        await self.store.expire_tokens([digest for digest, _ in seats.values()], ttl)
-
-    async def _remember(self, game_id: str, field: str, answer: Answer) -> Answer:
-        if not answer.digest:
+    async def _remember(self, game_id: str, seat: int, action_id: str, answer: Answer) -> Answer:
+        if not answer.digest or answer.accepted:
             return answer
-        return await self.store.remember(game_id, field, answer)
+        return await self.store.remember(game_id, answer_field(seat, action_id), answer)
+
+    # watching
+
+    async def watch(
+        self, game_id: str, watcher: Any, audience: Audience, since: int | None
+    ) -> rendering.Frames:
+        """Follow a game; the messages that bring ``watcher`` up to date.
+
+        Raises:
+            ServiceError: ``not_found``; ``out_of_order`` while the game waits for players.
+        """
+        try:
+            return await self.tables.watch(game_id, watcher, audience, since)
+        except GameMissing as missing:
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}") from missing
+        except GameNotStarted as waiting:
+            raise ServiceError(ErrorCode.OUT_OF_ORDER, "the game is waiting for players") from waiting
+
+    async def resume(self, game_id: str, audience: Audience, since: int | None) -> rendering.Frames:
+        """The messages that bring a watcher from ``since`` to now.
+
+        Raises:
+            ServiceError: ``not_found``.
+        """
+        try:
+            return await self.tables.resume(game_id, audience, since)
+        except (GameMissing, GameNotStarted) as missing:
+            raise ServiceError(ErrorCode.NOT_FOUND, f"no game {game_id}") from missing
 
     # turn clocks
 
@@ -450,20 +464,19 @@ class Service:
         return played
 
     async def _time_out(self, game_id: str) -> int:
-        try:
-            loaded = await self.current(game_id)
-        except ServiceError:
-            await self.store.clear_clock(game_id)
-            return 0
-        tracked = decisions.decode(loaded.snapshot.legal)
-        clock = loaded.meta.clock or 0.0
+        table = self.tables.get(game_id)
+        async with table.lock:
+            try:
+                replica = await self.tables.ensure(table)
+            except LookupError:
+                await self.store.clear_clock(game_id)
+                return 0
+            if not table.live:
+                await self.tables.catch_up(table)
+                replica = table.replica or replica
+            due = self._due_actions(replica)
         played = 0
-        for seat in loaded.engine.pending(loaded.state):
-            if tracked[seat].at + clock > self.now():
-                continue
-            legal = loaded.engine.legal_actions(loaded.state, seat)
-            action = msgspec.convert(decisions.default_action(legal), loaded.engine.action_type)
-            act = Act(action_id=f"clock-{seat}-{tracked[seat].since}", version=loaded.version, action=action)
+        for seat, act in due:
             answer = await self.act(game_id, seat, act, timed_out=True)
             if not answer.accepted and answer.reason != RejectReason.STALE_VERSION:
                 # The rules refuse the default action: stop retrying it every tick.
@@ -471,6 +484,39 @@ class Service:
                 await self.store.clear_clock(game_id)
             played += answer.accepted
         return played
+
+    def _due_actions(self, replica: Replica) -> list[tuple[int, Act]]:
+        clock = replica.meta.clock or 0.0
+        engine, state = replica.engine, replica.state
+        due = []
+        for seat in engine.pending(state):
+            decision = replica.decisions[seat]
+            if decision.at + clock > self.now():
+                continue
+            legal = engine.legal_actions(state, seat)
+            action = msgspec.convert(decisions.default_action(legal), engine.action_type)
+            act = Act(action_id=f"clock-{seat}-{decision.since}", version=replica.version, action=action)
+            due.append((seat, act))
+        return due
+
+
+def new_token(game_id: str) -> str:
+    """A player token: the game it is for, a dot, a secret (only its hash is stored)."""
+    return f"{game_id}.{secrets.token_urlsafe(32)}"
+
+
+def _fields(row: GameSummary) -> dict[str, Any]:
+    return {name: getattr(row, name) for name in row.__struct_fields__}
+
+
+def table_version(table: Table) -> int:
+    return 0 if table.replica is None else table.replica.version
+
+
+def view_message(replica: Replica, audience: Audience) -> ViewMessage:
+    """The typed view message of ``audience`` (REST snapshots)."""
+    doc = rendering.whole_view(rendering.view_doc(replica, audience), replica.version)
+    return _view_message_decoder.decode(msgspec.json.encode(doc))
 
 
 def initial_state(meta: GameMeta, catalog: Catalog) -> Any:
@@ -521,12 +567,9 @@ def _engine(name: str) -> Game[Any]:
         raise ServiceError(ErrorCode.BAD_CONFIG, error.message) from error
 
 
-def _digest(action: Any) -> str:
-    return hashlib.blake2b(msgspec.msgpack.encode(action), digest_size=8).hexdigest()
-
-
-def _accepted(version: int, digest: str) -> Answer:
-    return Answer(accepted=True, version=version, digest=digest)
+@cache
+def _action_union(game_name: str) -> Any:
+    return Union[GAMES[game_name].actions]  # noqa: UP007
 
 
 def _rejected(reason: RejectReason, message: str, version: int) -> Answer:
@@ -534,12 +577,12 @@ def _rejected(reason: RejectReason, message: str, version: int) -> Answer:
     return Answer(accepted=False, version=version, reason=reason.value, message=message)
 
 
-def _stored(reason: RejectReason, message: str, version: int, digest: str) -> Answer:
-    return Answer(accepted=False, version=version, reason=reason.value, message=message, digest=digest)
+def _stored(reason: RejectReason, message: str, version: int, action_digest: str) -> Answer:
+    return Answer(accepted=False, version=version, reason=reason.value, message=message, digest=action_digest)
 
 
-def _same_or_duplicate(stored: Answer, digest: str) -> Answer:
-    if stored.digest == digest:
+def _same_or_duplicate(stored: Answer, action_digest: str) -> Answer:
+    if stored.digest == action_digest:
         return stored
     return Answer(
         accepted=False,
@@ -547,3 +590,6 @@ def _same_or_duplicate(stored: Answer, digest: str) -> Answer:
         reason=RejectReason.DUPLICATE.value,
         message="this action id was used for another action",
     )
+
+
+__all__ = ["Service", "ServiceError", "decode_state", "initial_state", "summary", "view_message"]

@@ -1,20 +1,22 @@
 """One WebSocket connection's protocol state, without any I/O.
 
 The shell (:mod:`packplay.server.ws`) feeds the session what happens (a decoded
-frame, the result of a request it asked for, a new game version from the fan-out)
+frame, the result of a request it asked for, a new game version from its table)
 and carries out what comes back: messages to send, and requests (:data:`Effect`)
 whose results it feeds back. The session decides the order of the conversation,
 authorisation, rate limits, and which versions a client has seen, so that a client
-gets every version once and in order.
+gets every version once and in order: each update patches the view of the version
+before it, so none may be skipped. An accepted action is acknowledged by the update
+it made; an ``accepted`` message is sent only when that update did not carry it.
 """
 
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from packplay.games.base import Audience
+from packplay.server.rendering import Frames
 from packplay.server.store import Answer
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
@@ -44,7 +46,7 @@ class Authenticate:
 
 @dataclass(frozen=True)
 class Watch:
-    """Subscribe to the game, then send its view (or events since ``since``);
+    """Follow the game, then send its view (after the events since ``since``);
     answer with :meth:`Session.caught_up` or :meth:`Session.failed`."""
 
     game_id: str
@@ -79,13 +81,30 @@ class Close:
 
 
 Effect = Authenticate | Watch | CatchUp | Submit | Close
-Outgoing = ServerMessage | Effect
-Render = Callable[[Audience], list[ServerMessage]]
-"""The messages of one new version for one audience (built once per audience per process)."""
+Outgoing = ServerMessage | Frames | Effect
 
 
 class Session:
     """The state machine of one connection: greeting, authenticating, ready, joined."""
+
+    __slots__ = (
+        "_acked",
+        "_allowance",
+        "_awaiting",
+        "_bad_frames",
+        "_catching_up",
+        "_held",
+        "_last_act",
+        "_resent",
+        "audience",
+        "game_id",
+        "limits",
+        "negotiated",
+        "phase",
+        "seat",
+        "server",
+        "version",
+    )
 
     def __init__(self, negotiated: Negotiated, limits: Limits, server: str, now: float) -> None:
         self.negotiated = negotiated
@@ -98,7 +117,13 @@ class Session:
         self.audience: Audience = None
         self.version = -1
         """The last version whose messages this client has been sent."""
-        self._held: list[tuple[int, Render]] = []
+        self._held: list[Frames] = []
+        self._acked: tuple[int, str] | None = None
+        """The version and action id of the last update sent that acknowledged an action."""
+        self._awaiting: dict[int, str] = {}
+        """Accepted actions whose version this client has not been sent yet."""
+        self._resent: set[str] = set()
+        """Action ids sent again after their update acknowledged them: they get ``accepted``."""
         self._catching_up = False
         self._bad_frames = 0
         self._allowance = ACTION_BURST
@@ -156,6 +181,8 @@ class Session:
             return [self._reject(act.action_id, RejectReason.UNAUTHORIZED, "spectators cannot act")]
         if not self._spend(now):
             return [self._reject(act.action_id, RejectReason.RATE_LIMITED, "too many actions; retry later")]
+        if self._acked is not None and self._acked[1] == act.action_id:
+            self._resent.add(act.action_id)
         return [Submit(self.game_id, self.audience, act)]
 
     def _resume(self, resume: Resume) -> list[Outgoing]:
@@ -188,28 +215,42 @@ class Session:
         self.phase = Phase.READY
         return [self._welcome()]
 
-    def caught_up(self, messages: list[ServerMessage], version: int) -> list[Outgoing]:
-        """Messages that bring the client to ``version``; versions held meanwhile follow."""
+    def caught_up(self, frames: Frames) -> list[Outgoing]:
+        """Messages that bring the client to their version; versions held meanwhile follow."""
         self.phase = Phase.JOINED
         self._catching_up = False
-        out: list[Outgoing] = list(messages)
-        self.version = max(self.version, version)
+        out: list[Outgoing] = [frames]
+        self.version = max(self.version, frames.version)
+        out.extend(self._acknowledged())
         held, self._held = self._held, []
-        for held_version, render in held:
-            out.extend(self.update(held_version, render))
+        for later in held:
+            out.extend(self.deliver(later))
         return out
 
     def failed(self, code: ErrorCode, detail: str) -> list[Outgoing]:
-        """A requested watch failed: the client may join again."""
+        """A requested watch or catch-up failed: the client may join or resume again."""
         if self.phase is Phase.JOINING:
             self.phase = Phase.READY
+            self._held.clear()
+        self._catching_up = False
         if code is ErrorCode.NOT_FOUND and self.phase is Phase.JOINED:
             return [Error(code=code, message=detail, fatal=True), Close(CloseCode.GAME_EXPIRED, detail)]
         return [Error(code=code, message=detail)]
 
     def answered(self, act: Act, answer: Answer) -> list[Outgoing]:
-        """The service's answer to an action; a stale one is followed by a fresh view."""
+        """The service's answer to an action.
+
+        An acceptance already carried by the update of its version sends nothing; one
+        whose version the client has not been sent yet waits for it.
+        """
         if answer.accepted:
+            resent = act.action_id in self._resent
+            self._resent.discard(act.action_id)
+            if self._acked == (answer.version, act.action_id) and not resent:
+                return []
+            if answer.version > self.version:
+                self._awaiting[answer.version] = act.action_id
+                return []
             return [Accepted(action_id=act.action_id, version=answer.version)]
         reason = RejectReason(answer.reason or RejectReason.ILLEGAL_ACTION)
         rejected = Rejected(
@@ -219,26 +260,35 @@ class Session:
             message=(answer.message or reason.value)[:2000],
             version=answer.version,
         )
-        if reason is RejectReason.STALE_VERSION and self.game_id is not None and not self._catching_up:
-            self._catching_up = True
-            return [rejected, CatchUp(self.game_id, self.audience, self.version)]
         return [rejected]
 
     # what the game does
 
-    def update(self, version: int, render: Render) -> list[Outgoing]:
+    def deliver(self, frames: Frames) -> list[Outgoing]:
         """A new version of the game, from any process: send it once, in order."""
         if self.phase is Phase.JOINING or self._catching_up:
-            self._held.append((version, render))
+            self._held.append(frames)
             return []
+        version = frames.version
         if self.phase is not Phase.JOINED or version <= self.version:
             return []
         if version > self.version + 1 and self.game_id is not None:
             self._catching_up = True
-            self._held.append((version, render))
+            self._held.append(frames)
             return [CatchUp(self.game_id, self.audience, self.version)]
         self.version = version
-        return list(render(self.audience))
+        if frames.action_id is not None:
+            self._acked = (version, frames.action_id)
+            if self._awaiting.get(version) == frames.action_id:
+                del self._awaiting[version]
+        return [frames, *self._acknowledged()]
+
+    def _acknowledged(self) -> list[Outgoing]:
+        """Acceptances waiting for a version the client now has, sent after it."""
+        out: list[Outgoing] = []
+        for version in sorted(v for v in self._awaiting if v <= self.version):
+            out.append(Accepted(action_id=self._awaiting.pop(version), version=version))
+        return out
 
     def resync(self) -> list[Outgoing]:
         """The fan-out may have missed versions (its Redis connection dropped)."""

@@ -24,8 +24,24 @@ class Settings:
     port: int = 8000
     workers: int = 1
     redis_url: str | None = None
-    redis_connections: int = 64
-    """Redis connections per process (pub/sub takes one); requests beyond wait for one."""
+    redis_dir: str | None = None
+    """Data directory of the private Redis-compatible server started without ``redis_url``
+    (its append-only file); None: ``$XDG_DATA_HOME/packplay/redis``."""
+    in_memory: bool = False
+    """The private server keeps nothing on disk (every game is lost when it stops)."""
+    redis_connections: int = 16
+    """Redis connections per process at most (pub/sub takes one; batches take ``redis_pipelines``)."""
+    redis_pipelines: int = 4
+    """Batches of commands in flight to Redis at once per process; commands issued meanwhile wait
+    for the next batch (back-pressure, never failure)."""
+    redis_timeout: float = 10.0
+    """Seconds to wait for Redis's answer to a batch before the requests in it fail as retryable."""
+    cold_after: float = 120.0
+    """Seconds without a move after which a process lets go of a game's state (its connections
+    stay; the next move reads it again from Redis). 0 keeps it as long as it has connections."""
+    cached_games: int = 10_000
+    """Games kept in a process's memory beyond those with a local connection (a cache: each costs
+    one read from Redis when it is needed again)."""
     sandbox: bool = False
     log_format: LogFormat = "text"
     log_level: str = "info"
@@ -42,8 +58,26 @@ class Settings:
     frame_limit: int = 64 * 1024
     ws_deflate: bool = True
     """Compress WebSocket frames (permessage-deflate): views shrink ~10x for ~10% more CPU."""
+    header_timeout: float = 10.0
+    """Seconds from a connection's opening (or a request's first byte) to the end of the request's
+    headers, WebSocket handshakes included; then 408 and the connection is closed."""
+    body_timeout: float = 30.0
+    """Seconds from the end of a request's headers to the end of its body; then 408 and closed."""
+    keep_alive_timeout: int = 5
+    """Seconds an HTTP connection may stay idle between two requests (behind a load balancer,
+    choose more than its idle timeout)."""
+    write_timeout: float = 30.0
+    """Seconds a connection's send buffer may stay full (the client reads nothing) before it is dropped."""
+    close_timeout: float = 10.0
+    """Seconds a WebSocket client has to answer the server's close frame before it is dropped."""
+    hello_timeout: float = 10.0
+    """Seconds from a WebSocket's opening to a valid hello (then close 4001)."""
     clock_interval: float = 1.0
     """How often each process looks for expired turn clocks."""
+    tournament_interval: float = 0.5
+    """How often each process carries running tournaments forward (finished tables, next rounds)."""
+    tournament_ttl: int = 7 * 24 * 3600
+    """How long a tournament survives its last change."""
     server_name: str = "packplay"
 
     def with_overrides(self, **overrides: Any) -> Settings:

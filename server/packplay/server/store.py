@@ -1,17 +1,20 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
-A game is four keys (see :mod:`packplay.server.keys`): a hash with its meta, status,
-version and engine state; a hash of taken seats; a stream with one entry per
-version; a hash of answers by action id. Every change of version goes through one
-Lua script that compares and sets the version, appends the log entry, stores the
-answer and publishes the new version, all at once.
+A game is five keys (see :mod:`packplay.server.keys`): a hash with its meta, status,
+version, card table, state and per-seat bookkeeping; a hash of taken seats; a stream
+with one entry per version (the action that made it; entry 0 holds the dealt state);
+a hash of stored refusals; the set of processes watching it. Every change of version
+goes through one Lua script that compares and sets the version, appends the entry,
+records the seat's answer and sends the entry to the other watching processes, all
+at once. Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
@@ -19,14 +22,15 @@ import redis.asyncio as aioredis
 
 from packplay.games.base import GameConfig
 from packplay.server import keys
+from packplay.server.pipeline import Observer, Pipeline, Script
 from packplay_protocol.rest import CardRef
 
 Status = Literal["lobby", "starting", "active", "finished"]
 
-POOL_TIMEOUT = 5.0
-"""Seconds a request waits for a free Redis connection before failing."""
 LOBBY_VERSION = -1
 """The version of a game waiting for players; setting it up makes version 0."""
+CATCH_UP_ENTRIES = 32
+"""A commit that loses a race brings back at most this many entries it missed."""
 
 
 class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -44,8 +48,9 @@ class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
     """Created with a chosen seed or chosen cards (only a sandbox server allows it)."""
 
 
-class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """The answer to one action id, stored so that a repeated id gets it again."""
+class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, array_like=True):
+    """The answer to one action id, stored so that a repeated id gets it again (as a short
+    array: one is kept per action of the game)."""
 
     accepted: bool
     version: int
@@ -56,17 +61,12 @@ class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     """Fingerprint of the action, to tell a resent action from another one reusing its id."""
 
 
-class StoredEvent(msgspec.Struct, frozen=True, array_like=True):
-    """An event as plain data and who may see it: the seats in ``to``, or, when ``to`` is
-    None, everyone but the seats in ``exclude``."""
+class LogEntry(msgspec.Struct, frozen=True, array_like=True):
+    """What made one version: a seat's action (none for the start), when, and its id.
 
-    event: Any
-    to: tuple[int, ...] | None = None
-    exclude: tuple[int, ...] = ()
-
-
-class LogEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
-    """What made one version: the action of a seat (none for the start) and its events."""
+    Events are not stored: applying the action to the previous version's state gives
+    them back, in any process.
+    """
 
     version: int
     at: float
@@ -74,27 +74,18 @@ class LogEntry(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
     action_id: str | None = None
     action: Any = None
     timed_out: bool = False
-    events: tuple[StoredEvent, ...] = ()
-
-
-class Update(msgspec.Struct, frozen=True, kw_only=True):
-    """What a commit publishes to every process: the entry and the state it led to."""
-
-    game_id: str
-    status: Status
-    state: bytes
-    entry: LogEntry
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game as read from Redis at one version."""
+    """A game as read from Redis at one version (state and cards still encoded)."""
 
     meta: GameMeta
     status: Status
     version: int
+    cards: bytes | None
     state: bytes | None
-    legal: bytes | None
+    decisions: bytes | None
     deadline: float | None
     taken: int
 
@@ -107,17 +98,26 @@ class Commit:
     expected: int
     status: Status
     state: bytes
-    legal: bytes
+    decisions: bytes
     entry: LogEntry
+    entry_bytes: bytes
     ttl: int
-    answer_field: str = ""
-    answer: Answer | None = None
+    answer: Answer
     deadline: float | None = None
-    decoded: Any = field(default=None, compare=False, repr=False)
-    """The new state as an object (never stored): spares this process's fan-out decoding it."""
 
 
 CommitOutcome = Literal["ok", "duplicate", "conflict", "missing"]
+
+
+@dataclass(frozen=True)
+class CommitResult:
+    outcome: CommitOutcome
+    version: int = -1
+    """The version made (``ok``) or found (``conflict``)."""
+    previous: Answer | None = None
+    """The answer already given to this action id (``duplicate``)."""
+    missed: tuple[bytes, ...] = ()
+    """The entries after ``expected`` (``conflict``, at most :data:`CATCH_UP_ENTRIES`)."""
 
 
 @dataclass(frozen=True)
@@ -139,37 +139,85 @@ def answer_field(seat: int, action_id: str) -> str:
     return f"{seat}:{action_id}"
 
 
-_encode = msgspec.msgpack.Encoder().encode
+encode = msgspec.msgpack.Encoder().encode
 _meta_decoder = msgspec.msgpack.Decoder(GameMeta)
 _answer_decoder = msgspec.msgpack.Decoder(Answer)
-_entry_decoder = msgspec.msgpack.Decoder(LogEntry)
-update_decoder = msgspec.msgpack.Decoder(Update)
+entry_decoder = msgspec.msgpack.Decoder(LogEntry)
 
-_COMMIT = """
-if ARGV[2] ~= '' then
-  local previous = redis.call('HGET', KEYS[4], ARGV[2])
-  if previous then return {'duplicate', previous} end
+# Every script takes the game's keys in the order of keys.game_keys:
+# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers, 7 watchers; then global keys.
+GAME_KEYS = 7
+
+# The indexes (lobbies, started games, clocks) are sorted sets outside any game. So that each
+# ends with its games, an entry of the lobby and game indexes is scored with a time (Redis's
+# clock) its game's keys cannot outlive, entries past it are dropped whenever the index is
+# written, and every index key lives at least as long as the games written to it (at most twice
+# as long: extending a key's life on every write would cost a command per move).
+_INDEXES = """
+local function now()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) + tonumber(time[2]) / 1000000
 end
-local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-if version == nil then return {'missing'} end
-if version ~= tonumber(ARGV[1]) then return {'conflict', tostring(version)} end
-local new = version + 1
-redis.call('HSET', KEYS[1], 'version', new, 'status', ARGV[4], 'state', ARGV[5], 'legal', ARGV[6],
-  'deadline', ARGV[7])
-redis.call('XADD', KEYS[3], new .. '-1', 'e', ARGV[8])
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[4], ARGV[2], ARGV[3]) end
-if ARGV[7] ~= '' then redis.call('ZADD', KEYS[5], ARGV[7], ARGV[12])
-else redis.call('ZREM', KEYS[5], ARGV[12]) end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[11]) end
-redis.call('PUBLISH', ARGV[9], ARGV[10])
-return {'ok', tostring(new)}
+local function keep(key, ttl)
+  if redis.call('PTTL', key) < ttl * 1000 then redis.call('PEXPIRE', key, ttl * 2000) end
+end
+local function index(key, id, ttl)
+  local at = now()
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', at)
+  redis.call('ZADD', key, at + ttl, id)
+  keep(key, ttl)
+end
+local function touch(key, id, ttl)
+  local at, score = now(), redis.call('ZSCORE', key, id)
+  if not score or tonumber(score) < at + ttl then index(key, id, 2 * ttl) end
+end
 """
 
-_LOAD = """
-return {redis.call('HGETALL', KEYS[1]), redis.call('HLEN', KEYS[2]), redis.call('HGET', KEYS[3], ARGV[1])}
+# KEYS: the game's, then the open-games index and that of its game type
+# ARGV: meta, game name, players, ttl, game id
+_CREATE = Script(
+    _INDEXES
+    + """
+redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'lobby', 'version', -1,
+  'deadline', '')
+redis.call('RPUSH', KEYS[2], ARGV[1])
+for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+for i = 8, 9 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end
+return 'ok'
 """
+)
 
-_JOIN = """
+# KEYS: the game's, then clocks, started-games index
+# ARGV: meta, game name, players, ttl, game id, cards, state, decisions, deadline,
+#       then per seat: hashed token, name
+_CREATE_SEATED = Script(
+    _INDEXES
+    + """
+redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'active', 'version', 0,
+  'decisions', ARGV[8], 'deadline', ARGV[9])
+redis.call('RPUSH', KEYS[2], ARGV[1], ARGV[6])
+redis.call('SET', KEYS[3], ARGV[7])
+for i = 10, #ARGV, 2 do
+  local seat = (i - 10) / 2
+  redis.call('HSET', KEYS[4], seat, ARGV[i], 'n' .. seat, ARGV[i + 1])
+end
+redis.call('RPUSH', KEYS[5], ARGV[7])
+if ARGV[9] ~= '' then
+  redis.call('ZADD', KEYS[8], ARGV[9], ARGV[5])
+  keep(KEYS[8], tonumber(ARGV[4]))
+end
+index(KEYS[9], ARGV[5], tonumber(ARGV[4]))
+for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+return 'ok'
+"""
+)
+
+# KEYS: the game's, then the open-games index
+# ARGV: hashed token, seat (-1: the first free), ttl, game id, name, prefix of the open-games
+#       index of one game type
+_JOIN = Script(
+    _INDEXES
+    + """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {'missing'} end
 if status ~= 'lobby' then return {'started'} end
@@ -177,238 +225,363 @@ local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local seat = tonumber(ARGV[2])
 if seat < 0 then
   for s = 0, players - 1 do
-    if redis.call('HEXISTS', KEYS[2], s) == 0 then seat = s break end
+    if redis.call('HEXISTS', KEYS[4], s) == 0 then seat = s break end
   end
   if seat < 0 then return {'full'} end
 elseif seat >= players then return {'no_seat'}
-elseif redis.call('HEXISTS', KEYS[2], seat) == 1 then return {'taken'} end
-redis.call('HSET', KEYS[2], seat, ARGV[1] .. ' ' .. ARGV[6])
-redis.call('SET', KEYS[3], ARGV[4] .. ' ' .. seat, 'EX', ARGV[3])
-local taken = redis.call('HLEN', KEYS[2])
+elseif redis.call('HEXISTS', KEYS[4], seat) == 1 then return {'taken'} end
+redis.call('HSET', KEYS[4], seat, ARGV[1], 'n' .. seat, ARGV[5])
+local taken = redis.call('HLEN', KEYS[4]) / 2
+local lobby = ARGV[6] .. redis.call('HGET', KEYS[1], 'game')
 if taken == players then
   redis.call('HSET', KEYS[1], 'status', 'starting')
-  redis.call('ZREM', KEYS[4], ARGV[4])
-  redis.call('ZREM', KEYS[5], ARGV[4])
+  redis.call('ZREM', KEYS[8], ARGV[4])
+  redis.call('ZREM', lobby, ARGV[4])
 else
-  redis.call('ZADD', KEYS[4], ARGV[5], ARGV[4])
-  redis.call('ZADD', KEYS[5], ARGV[5], ARGV[4])
+  index(KEYS[8], ARGV[4], tonumber(ARGV[3]))
+  index(lobby, ARGV[4], tonumber(ARGV[3]))
 end
-redis.call('EXPIRE', KEYS[1], ARGV[3])
-redis.call('EXPIRE', KEYS[2], ARGV[3])
-return {'ok', tostring(seat), tostring(taken)}
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
+return {'ok', tostring(seat), tostring(taken), redis.call('LINDEX', KEYS[2], 0)}
 """
+)
 
-_LEAVE = """
+_LEAVE = Script("""
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return 'missing' end
 if status ~= 'lobby' then return 'started' end
-local held = redis.call('HGET', KEYS[2], ARGV[1])
-if not held or string.sub(held, 1, #ARGV[2]) ~= ARGV[2] then return 'not_seated' end
-redis.call('HDEL', KEYS[2], ARGV[1])
-redis.call('DEL', KEYS[3])
+if redis.call('HGET', KEYS[4], ARGV[1]) ~= ARGV[2] then return 'not_seated' end
+redis.call('HDEL', KEYS[4], ARGV[1], 'n' .. ARGV[1])
+return 'ok'
+""")
+
+# ARGV: this process's id to join the watchers with, or ''
+_LOAD = Script("""
+if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
+  redis.call('SADD', KEYS[7], ARGV[1])
+  redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
+end
+return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, 1), redis.call('GET', KEYS[3]),
+  redis.call('HLEN', KEYS[4])}
+""")
+
+# ARGV: this process's id; the version it holds
+_WATCH = Script("""
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 'missing' end
+redis.call('SADD', KEYS[7], ARGV[1])
+redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
+return version
+""")
+
+# KEYS: the game's, then clocks, started-games index
+# ARGV: cards, state, decisions, deadline, ttl, game id
+_START = Script(
+    _INDEXES
+    + """
+if redis.call('HGET', KEYS[1], 'status') ~= 'starting' then return 'not_starting' end
+redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4])
+redis.call('RPUSH', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], ARGV[2])
+redis.call('RPUSH', KEYS[5], ARGV[2])
+if ARGV[4] ~= '' then
+  redis.call('ZADD', KEYS[8], ARGV[4], ARGV[6])
+  keep(KEYS[8], tonumber(ARGV[5]))
+end
+index(KEYS[9], ARGV[6], tonumber(ARGV[5]))
+for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+redis.call('EXPIRE', KEYS[7], ARGV[5])
 return 'ok'
 """
+)
+
+# KEYS: the game's, then clocks, started-games index
+# ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
+#       origin process, channel prefix, catch-up count
+_COMMIT = Script(
+    _INDEXES
+    + """
+local answered = redis.call('HGET', KEYS[6], ARGV[2])
+if answered then return {'duplicate', answered} end
+local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
+if version == nil then return {'missing'} end
+local expected = tonumber(ARGV[1])
+if version ~= expected then
+  return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
+end
+local new = version + 1
+redis.call('HSET', KEYS[1], 'version', new, 'status', ARGV[4], 'decisions', ARGV[6], 'deadline', ARGV[7])
+redis.call('SET', KEYS[3], ARGV[5])
+redis.call('RPUSH', KEYS[5], ARGV[8])
+if ARGV[2] ~= '' then redis.call('HSET', KEYS[6], ARGV[2], ARGV[3]) end
+if ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
+  keep(KEYS[8], tonumber(ARGV[9]))
+else redis.call('ZREM', KEYS[8], ARGV[10]) end
+if ARGV[4] == 'active' then touch(KEYS[9], ARGV[10], tonumber(ARGV[9]))
+else index(KEYS[9], ARGV[10], tonumber(ARGV[9])) end
+for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[9]) end
+local message = ARGV[10] .. ' ' .. ARGV[8]
+for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+  if process ~= ARGV[11] then redis.call('PUBLISH', ARGV[12] .. process, message) end
+end
+return {'ok', tostring(new)}
+"""
+)
+
+# A refusal lives as long as its game: none is stored once the game is gone.
+_REMEMBER = Script("""
+local ttl = redis.call('PTTL', KEYS[1])
+if ttl <= 0 then return false end
+if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[6], ttl) end
+return redis.call('HGET', KEYS[6], ARGV[1])
+""")
 
 
 class Store:
     """The narrow port over Redis that the service uses; one per process."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, pipeline: Pipeline, process_id: str) -> None:
         self.redis = client
-        self._commit = client.register_script(_COMMIT)
-        self._load = client.register_script(_LOAD)
-        self._join = client.register_script(_JOIN)
-        self._leave = client.register_script(_LEAVE)
+        """A plain client, for pub/sub and for tests; the service's commands use the pipeline."""
+        self.pipeline = pipeline
+        self.process_id = process_id
 
     @classmethod
-    def from_url(cls, url: str, connections: int = 64) -> Store:
-        """A store over at most ``connections`` Redis connections; requests beyond wait their turn."""
+    def from_url(
+        cls,
+        url: str,
+        process_id: str = "",
+        connections: int = 16,
+        lanes: int = 4,
+        timeout: float | None = 30.0,
+        observe: Observer | None = None,
+    ) -> Store:
+        """A store over at most ``connections`` Redis connections, ``lanes`` of them for batches."""
+        # RESP2: replies of plain commands then have the same shape as those of scripts
+        # (flat arrays), whatever protocol the client library prefers by default.
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=connections, timeout=POOL_TIMEOUT, health_check_interval=30
+            url,
+            max_connections=connections,
+            timeout=None,
+            health_check_interval=30,
+            protocol=2,
+            socket_connect_timeout=timeout,  # an unreachable Redis fails as fast as a slow one
         )
-        return cls(aioredis.Redis.from_pool(pool))
+        client = aioredis.Redis.from_pool(pool)
+        return cls(client, Pipeline(pool, lanes=lanes, timeout=timeout, observe=observe), process_id)
 
     async def close(self) -> None:
+        await self.pipeline.close()
         await self.redis.aclose()
+
+    # lobby
 
     async def create(self, meta: GameMeta, ttl: int) -> None:
         """A new open game: no state and version -1 until its last seat is taken."""
-        game_key = keys.game(meta.id)
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hset(
-                game_key,
-                mapping={
-                    "meta": _encode(meta),
-                    "game": meta.config.game,
-                    "players": meta.config.players,
-                    "status": "lobby",
-                    "version": LOBBY_VERSION,
-                    "deadline": "",
-                },
-            )
-            pipe.expire(game_key, ttl)
-            for index in (keys.lobby(), keys.lobby(meta.config.game), keys.games()):
-                pipe.zadd(index, {meta.id: meta.created})
-            await pipe.execute()
+        index = [keys.lobby(), keys.lobby(meta.config.game)]
+        args = [encode(meta), meta.config.game, meta.config.players, ttl, meta.id]
+        await self.pipeline.run(_CREATE, [*keys.game_keys(meta.id), *index], args)
 
-    async def load(self, game_id: str, field: str = "") -> tuple[Snapshot | None, Answer | None]:
-        """The game now, and the stored answer under ``field`` if there is one (one round trip)."""
-        # One script rather than a MULTI pipeline: a single command, far less client work.
-        flat, taken, answer = await self._load(
-            keys=[keys.game(game_id), keys.seats(game_id), keys.answers(game_id)], args=[field or "-"]
-        )
-        raw = dict(zip(flat[::2], flat[1::2], strict=True))
-        snapshot = _snapshot(raw, taken) if raw else None
-        return snapshot, (_answer_decoder.decode(answer) if answer else None)
+    async def create_seated(
+        self,
+        meta: GameMeta,
+        seats: list[tuple[str, str]],
+        cards: bytes,
+        state: bytes,
+        decisions: bytes,
+        deadline: float | None,
+        ttl: int,
+    ) -> None:
+        """A new game with every seat taken (hashed token, name per seat), started at version 0."""
+        args = [
+            encode(meta), meta.config.game, meta.config.players, ttl, meta.id,
+            cards, state, decisions, "" if deadline is None else repr(deadline),
+            *(part for digest, name in seats for part in (digest, name)),
+        ]  # fmt: skip
+        await self.pipeline.run(_CREATE_SEATED, [*keys.game_keys(meta.id), keys.clocks(), keys.games()], args)
 
     async def join(
         self, game_id: str, token_hash: str, name: str, seat: int | None, ttl: int
-    ) -> tuple[str, int, int]:
-        """Take ``seat`` (or the first free one): (outcome, seat, seats taken).
+    ) -> tuple[str, int, int, GameMeta | None]:
+        """Take ``seat`` (or the first free one): (outcome, seat, seats taken, meta).
 
         The outcome is ``ok``, ``missing``, ``started``, ``full``, ``no_seat`` or
         ``taken``. The join that takes the last seat moves the game to ``starting``.
         """
-        meta_game: Any = await self.redis.hget(keys.game(game_id), "game")
-        game_name = meta_game.decode() if meta_game else ""
-        reply = await self._join(
-            keys=[
-                keys.game(game_id),
-                keys.seats(game_id),
-                keys.token(token_hash),
-                keys.lobby(),
-                keys.lobby(game_name),
-            ],
-            args=[token_hash, -1 if seat is None else seat, ttl, game_id, time.time(), name],
+        reply = await self.pipeline.run(
+            _JOIN,
+            [*keys.game_keys(game_id), keys.lobby()],
+            [token_hash, -1 if seat is None else seat, ttl, game_id, name, keys.lobby("")],
         )
         outcome = reply[0].decode()
         if outcome != "ok":
-            return outcome, -1, 0
-        return outcome, int(reply[1]), int(reply[2])
+            return outcome, -1, 0, None
+        return outcome, int(reply[1]), int(reply[2]), _meta_decoder.decode(reply[3])
 
     async def leave(self, game_id: str, seat: int, token_hash: str) -> str:
         """Free a seat before the start: ``ok``, ``missing``, ``started`` or ``not_seated``."""
-        reply = await self._leave(
-            keys=[keys.game(game_id), keys.seats(game_id), keys.token(token_hash)],
-            args=[seat, token_hash],
-        )
+        reply = await self.pipeline.run(_LEAVE, list(keys.game_keys(game_id)), [seat, token_hash])
         return bytes(reply).decode()
-
-    async def seat_of(self, token_hash: str) -> tuple[str, int] | None:
-        """The game and seat a hashed token holds, if any."""
-        raw: Any = await self.redis.get(keys.token(token_hash))
-        if raw is None:
-            return None
-        game_id, seat = raw.decode().split(" ")
-        return game_id, int(seat)
 
     async def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
         """Taken seats: seat -> (hashed token, player name)."""
-        raw: Any = await self.redis.hgetall(keys.seats(game_id))
-        return {int(seat): _split_seat(held) for seat, held in raw.items()}
+        return _seats(_pairs(await self.pipeline.call("HGETALL", keys.seats(game_id))))
 
-    async def commit(self, commit: Commit) -> tuple[CommitOutcome, Answer | None, int]:
-        """Write the new version atomically: (outcome, previous answer if duplicate, version).
-
-        ``conflict`` gives the version found instead of the expected one.
-        """
-        game_id = commit.game_id
-        update = Update(game_id=game_id, status=commit.status, state=commit.state, entry=commit.entry)
-        reply = await self._commit(
-            keys=[*keys.game_keys(game_id), keys.clocks()],
-            args=[
-                commit.expected,
-                commit.answer_field,
-                _encode(commit.answer) if commit.answer is not None else b"",
-                commit.status,
-                commit.state,
-                commit.legal,
-                "" if commit.deadline is None else repr(commit.deadline),
-                _encode(commit.entry),
-                keys.channel(game_id),
-                _encode(update),
-                commit.ttl,
-                game_id,
-            ],
-        )
-        outcome = reply[0].decode()
-        if outcome == "duplicate":
-            return "duplicate", _answer_decoder.decode(reply[1]), -1
-        if outcome == "conflict":
-            return "conflict", None, int(reply[1])
-        if outcome == "missing":
-            return "missing", None, -1
-        return "ok", commit.answer, int(reply[1])
-
-    async def remember(self, game_id: str, field: str, answer: Answer) -> Answer:
-        """Store a rejection under ``field`` unless an answer is there already; the stored one."""
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hsetnx(keys.answers(game_id), field, _encode(answer))
-            pipe.hget(keys.answers(game_id), field)
-            _, stored = await pipe.execute()
-        return _answer_decoder.decode(stored) if stored else answer
-
-    async def entries_since(self, game_id: str, version: int) -> list[LogEntry]:
-        """Log entries of versions after ``version``, in order."""
-        rows: Any = await self.redis.xrange(keys.log(game_id), min=f"{version + 1}-0", max="+")
-        return [_entry_decoder.decode(fields[b"e"]) for _, fields in rows]
-
-    async def game_ids(self, game_name: str | None, open_only: bool, limit: int, max_age: int) -> list[str]:
-        """Ids of games, newest first: open ones from the lobby index, else all recent ones.
-
-        Entries older than ``max_age`` seconds (idle lobbies, long-gone games) leave the index here.
-        """
+    async def game_ids(self, game_name: str | None, open_only: bool, limit: int) -> list[str]:
+        """Ids of games, those kept longest first (open ones: the most recently joined): open ones
+        from the lobby index, else started ones. Entries past their time are skipped (writes drop
+        them); a started game's entry may outlive it a while, and the caller's rows skip it."""
         index = keys.lobby(game_name) if open_only else keys.games()
-        await self.redis.zremrangebyscore(index, "-inf", time.time() - max_age)
-        found: Any = await self.redis.zrevrange(index, 0, limit - 1)
+        found = await self.pipeline.call("ZREVRANGEBYSCORE", index, "+inf", time.time(), "LIMIT", 0, limit)
         return [raw.decode() for raw in found]
 
     async def rows(self, game_ids: list[str]) -> list[GameRow]:
         """The lobby's view of each game that still exists, in the given order."""
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id in game_ids:
-                pipe.hmget(keys.game(game_id), ["meta", "status", "version"])
-                pipe.hgetall(keys.seats(game_id))
-            replies = await pipe.execute()
+        calls = [
+            (
+                self.pipeline.call("LINDEX", keys.setup(game_id), 0),
+                self.pipeline.call("HMGET", keys.game(game_id), "status", "version"),
+                self.pipeline.call("HGETALL", keys.seats(game_id)),
+            )
+            for game_id in game_ids
+        ]
+        # Every reply is awaited, failed or not, so that a Redis error leaves none unretrieved.
+        outcomes = await asyncio.gather(*(c for call in calls for c in call), return_exceptions=True)
+        replies: list[Any] = []
+        for outcome in outcomes:
+            if isinstance(outcome, BaseException):
+                raise outcome
+            replies.append(outcome)
         rows = []
-        for (meta, status, version), seats in zip(replies[::2], replies[1::2], strict=True):
-            if meta is not None:
-                names = {int(seat): _split_seat(held)[1] for seat, held in seats.items()}
+        for index in range(0, len(replies), 3):
+            meta, (status, version), raw_seats = replies[index : index + 3]
+            seats = _seats(_pairs(raw_seats))
+            if meta is not None and status is not None:
+                names = {seat: name for seat, (_, name) in seats.items()}
                 rows.append(GameRow(_meta_decoder.decode(meta), status.decode(), int(version), names))
         return rows
 
-    async def expire_tokens(self, token_hashes: list[str], ttl: int) -> None:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for digest in token_hashes:
-                pipe.expire(keys.token(digest), ttl)
-            await pipe.execute()
+    # play
+
+    async def load(self, game_id: str, watch: bool = False) -> Snapshot | None:
+        """The game now; with ``watch`` this process is also sent its next entries."""
+        fields, setup, state, seats = await self.pipeline.run(
+            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""]
+        )
+        if not fields or not setup:
+            return None
+        return _snapshot(_pairs(fields), setup, state, int(seats) // 2)
+
+    async def watch(self, game_id: str) -> int | None:
+        """This process is sent the game's next entries; the version the game is at (None: gone)."""
+        reply = await self.pipeline.run(_WATCH, list(keys.game_keys(game_id)), [self.process_id])
+        return None if reply == b"missing" else int(reply)
+
+    async def unwatch(self, game_id: str) -> None:
+        """This process no longer has a connection on the game."""
+        await self.pipeline.call("SREM", keys.watchers(game_id), self.process_id)
+
+    async def start(
+        self, meta: GameMeta, cards: bytes, state: bytes, decisions: bytes, deadline: float | None, ttl: int
+    ) -> bool:
+        """Write version 0 of a full game; false when another process did first."""
+        reply = await self.pipeline.run(
+            _START,
+            [*keys.game_keys(meta.id), keys.clocks(), keys.games()],
+            [cards, state, decisions, "" if deadline is None else repr(deadline), ttl, meta.id],
+        )
+        return bytes(reply) == b"ok"
+
+    async def commit(self, commit: Commit) -> CommitResult:
+        """Write the new version atomically, if the game is still at ``commit.expected``."""
+        game_id, entry = commit.game_id, commit.entry
+        seat = -1 if entry.seat is None else entry.seat
+        action_id = entry.action_id or ""
+        reply = await self.pipeline.run(
+            _COMMIT,
+            [*keys.game_keys(game_id), keys.clocks(), keys.games()],
+            [
+                commit.expected,
+                answer_field(seat, action_id) if action_id else "",
+                encode(commit.answer),
+                commit.status,
+                commit.state,
+                commit.decisions,
+                "" if commit.deadline is None else repr(commit.deadline),
+                commit.entry_bytes,
+                commit.ttl,
+                game_id,
+                self.process_id,
+                keys.CHANNEL_PREFIX,
+                CATCH_UP_ENTRIES,
+            ],
+        )
+        outcome = reply[0].decode()
+        if outcome == "duplicate":
+            return CommitResult("duplicate", previous=_answer_decoder.decode(reply[1]))
+        if outcome == "conflict":
+            return CommitResult("conflict", version=int(reply[1]), missed=tuple(reply[2]))
+        if outcome == "missing":
+            return CommitResult("missing")
+        return CommitResult("ok", version=int(reply[1]))
+
+    async def remember(self, game_id: str, field: str, answer: Answer) -> Answer:
+        """Store a refusal under ``field`` unless an answer is there already; the stored one."""
+        stored = await self.pipeline.run(_REMEMBER, list(keys.game_keys(game_id)), [field, encode(answer)])
+        return _answer_decoder.decode(stored) if stored else answer
+
+    async def dealt(self, game_id: str) -> bytes | None:
+        """The state the game was dealt (version 0), the start of every replay."""
+        found: bytes | None = await self.pipeline.call("LINDEX", keys.log(game_id), 0)
+        return found
+
+    async def entries(
+        self, game_id: str, after: int, until: int | None = None
+    ) -> list[tuple[LogEntry, bytes]]:
+        """Log entries of the versions after ``after`` (up to ``until``), in order, with their bytes."""
+        first = max(after + 1, 1)
+        rows = await self.pipeline.call("LRANGE", keys.log(game_id), first, -1 if until is None else until)
+        return [(entry_decoder.decode(raw), raw) for raw in rows]
+
+    # turn clocks
 
     async def due_clocks(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
         """Games whose pending decision is past its deadline: (game id, deadline)."""
-        index = keys.clocks()
-        rows: Any = await self.redis.zrangebyscore(index, "-inf", now, start=0, num=limit, withscores=True)
-        return [(raw.decode(), float(score)) for raw, score in rows]
+        rows = await self.pipeline.call(
+            "ZRANGEBYSCORE", keys.clocks(), "-inf", now, "WITHSCORES", "LIMIT", 0, limit
+        )
+        return [(rows[i].decode(), float(rows[i + 1])) for i in range(0, len(rows), 2)]
 
     async def clear_clock(self, game_id: str) -> None:
-        await self.redis.zrem(keys.clocks(), game_id)
+        await self.pipeline.call("ZREM", keys.clocks(), game_id)
 
     async def ping(self) -> bool:
-        return bool(await self.redis.ping())
+        return bytes(await self.pipeline.call("PING")) == b"PONG"
 
 
-def _snapshot(raw: dict[bytes, bytes], taken: int) -> Snapshot:
+def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _snapshot(raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, taken: int) -> Snapshot:
     deadline = raw.get(b"deadline") or b""
     return Snapshot(
-        meta=_meta_decoder.decode(raw[b"meta"]),
+        meta=_meta_decoder.decode(setup[0]),
         status=raw[b"status"].decode(),  # type: ignore[arg-type]
         version=int(raw[b"version"]),
-        state=raw.get(b"state"),
-        legal=raw.get(b"legal"),
+        cards=setup[1] if len(setup) > 1 else None,
+        state=state,
+        decisions=raw.get(b"decisions"),
         deadline=float(deadline) if deadline else None,
-        taken=int(taken),
+        taken=taken,
     )
 
 
-def _split_seat(held: bytes) -> tuple[str, str]:
-    digest, _, name = held.decode().partition(" ")
-    return digest, name
+def _seats(raw: dict[bytes, bytes]) -> dict[int, tuple[str, str]]:
+    """Taken seats from the seats hash: seat -> (hashed token, name)."""
+    return {
+        int(field): (digest.decode(), raw.get(b"n" + field, b"").decode())
+        for field, digest in raw.items()
+        if not field.startswith(b"n")
+    }

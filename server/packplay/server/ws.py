@@ -1,10 +1,10 @@
 """The WebSocket endpoint: a thin shell around :class:`packplay.server.session.Session`.
 
-Three tasks per connection: a reader (frames -> decoded messages), a worker (the
-only caller of the session and of the service, so everything happens in order) and
-a writer (a bounded queue of encoded frames -> the socket). The fan-out hands the
-worker new versions without waiting; when the writer falls behind and the queue
-fills, the connection is closed with 4000 (resume) and nobody else waits for it.
+Two tasks per connection: a reader (a frame, the session's reaction, the requests it
+makes, then the next frame: one client's messages are handled in order) and a writer
+(a bounded queue of encoded frames -> the socket). The game's table hands the session
+new versions without waiting; when the writer falls behind and the queue fills, the
+connection is closed with 4000 (resume) and nobody else waits for it.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ import contextlib
 import logging
 import secrets
 import time
-from dataclasses import dataclass
+from collections import deque
+from collections.abc import Coroutine
 from typing import Any
 
 from redis.exceptions import RedisError
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import Message, Receive, Scope, Send
 
-from packplay.server.fanout import Rendered
+from packplay.server.rendering import Frames
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
 from packplay.server.session import (
@@ -29,187 +30,323 @@ from packplay.server.session import (
     Close,
     Effect,
     Outgoing,
+    Phase,
     Session,
     Submit,
     Watch,
 )
 from packplay_protocol.codec import decode_client, encode
-from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode
-from packplay_protocol.from_client import ClientMessage
-from packplay_protocol.to_client import Error
+from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
+from packplay_protocol.to_client import Error, Rejected, ServerMessage
 from packplay_protocol.version import Encoding, Negotiated, Refusal, negotiate, parse_offer
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 5.0
-FRAMES_IN_FLIGHT = 16
-IDLE_PINGS = 3
-"""A connection silent for this many ping intervals is closed."""
-
-
-@dataclass(frozen=True)
-class _Frame:
-    message: ClientMessage | DecodeError
-
-
-@dataclass(frozen=True)
-class _Update:
-    version: int
-    render: Rendered
-
-
-class _Resync:
-    pass
+SLOW_CLOSE_TIMEOUT = 30.0
 
 
 class _Disconnected:
-    pass
+    """The client went away."""
 
 
-_Item = _Frame | _Update | _Resync | _Disconnected | Close
+class Socket:
+    """The ASGI WebSocket of one connection, used directly: every frame of every game
+    passes here, so no framework layer sits between the server and the session."""
+
+    __slots__ = ("_receive", "_send", "scope")
+
+    def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        self.scope = scope
+        self._receive = receive
+        self._send = send
+
+    def header(self, name: bytes) -> str | None:
+        for key, value in self.scope.get("headers", ()):
+            if key == name:
+                return str(value.decode("latin-1"))
+        return None
+
+    def offered(self) -> tuple[str, ...]:
+        """The client's subprotocols (the scope has them parsed; not every server keeps the header)."""
+        offered = self.scope.get("subprotocols")
+        return tuple(offered) if offered else parse_offer(self.header(b"sec-websocket-protocol"))
+
+    async def receive(self) -> Message:
+        return await self._receive()
+
+    async def accept(self, subprotocol: str | None) -> None:
+        await self._send({"type": "websocket.accept", "subprotocol": subprotocol})
+
+    async def send(self, frame: bytes, text: bool) -> None:
+        if text:
+            await self._send({"type": "websocket.send", "text": frame.decode()})
+        else:
+            await self._send({"type": "websocket.send", "bytes": frame})
+
+    async def close(self, code: int, reason: str = "") -> None:
+        await self._send({"type": "websocket.close", "code": code, "reason": reason})
 
 
-async def endpoint(websocket: WebSocket) -> None:
-    runtime: Runtime = websocket.app.state.runtime
-    if not _origin_allowed(websocket, runtime.settings.ws_origins):
-        await websocket.close(code=1008)
+async def endpoint(scope: Scope, receive: Receive, send: Send, runtime: Runtime) -> None:
+    """The ASGI application of ``/v2/ws``."""
+    socket = Socket(scope, receive, send)
+    if (await socket.receive())["type"] != "websocket.connect":
         return
-    negotiated = negotiate(_offered(websocket))
+    if not _origin_allowed(socket.header(b"origin"), runtime.settings.ws_origins):
+        await socket.close(1008)
+        return
+    negotiated = negotiate(socket.offered())
     if isinstance(negotiated, Refusal):
-        await _refuse(websocket, negotiated)
+        await _refuse(socket, negotiated)
         return
-    await websocket.accept(subprotocol=negotiated.subprotocol)
-    await Connection(websocket, runtime, negotiated).run()
+    await socket.accept(negotiated.subprotocol)
+    await Connection(socket, runtime, negotiated).run()
 
 
-def _offered(websocket: WebSocket) -> tuple[str, ...]:
-    """The client's subprotocols: the ASGI scope has them parsed (not every server keeps the header)."""
-    offered = websocket.scope.get("subprotocols")
-    if offered:
-        return tuple(offered)
-    return parse_offer(websocket.headers.get("sec-websocket-protocol"))
-
-
-def _origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    origin = websocket.headers.get("origin")
+def _origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
     return not allowed or origin is None or origin in allowed or "*" in allowed
 
 
-async def _refuse(websocket: WebSocket, refusal: Refusal) -> None:
-    """Accept only to say why not: which versions this server speaks."""
-    await websocket.accept()
+async def _refuse(socket: Socket, refusal: Refusal) -> None:
+    """Accept only to say why not: which versions this server speaks.
+
+    The handshake takes the client's first offer: a browser (or the ``ws`` package)
+    fails a handshake whose answer names none of its offers, and would never read
+    the reason. The one JSON ``error`` and the close reason both name what is spoken.
+    """
+    await socket.accept(refusal.offered[0] if refusal.offered else None)
     error = Error(
         code=ErrorCode.UNSUPPORTED_VERSION, message=refusal.message, fatal=True, spoken=refusal.spoken
     )
-    await websocket.send_text(encode(error, Encoding.JSON).decode())
-    await websocket.close(code=CloseCode.UNSUPPORTED_VERSION)
+    await socket.send(encode(error, Encoding.JSON), text=True)
+    await socket.close(CloseCode.UNSUPPORTED_VERSION, f"speaks {', '.join(refusal.spoken)}"[:120])
 
 
 class Connection:
-    """One client connection: implements the fan-out's watcher and the runtime's stoppable."""
+    """One client connection: a watcher of its game's table, and stoppable by the runtime.
 
-    def __init__(self, websocket: WebSocket, runtime: Runtime, negotiated: Negotiated) -> None:
-        self.websocket = websocket
+    The connection's own task reads a frame, lets the session react and carries out
+    what it asks (awaiting the service), then reads the next. New versions from the
+    game's table reach the session at once, without a task switch (it holds them while
+    a catch-up is under way), and frames go to the socket at once too: a send the socket
+    cannot take right away (flow control) goes on in a task of its own while later
+    frames wait in a bounded queue.
+    """
+
+    __slots__ = (
+        "_closed",
+        "_deadline",
+        "_gave_up",
+        "_stopped",
+        "_task",
+        "_writing",
+        "closing",
+        "encoding",
+        "last_frame",
+        "limit",
+        "outbox",
+        "runtime",
+        "session",
+        "socket",
+        "text",
+        "watching",
+    )
+
+    def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated) -> None:
+        self.socket = socket
         self.runtime = runtime
         self.encoding = negotiated.encoding
+        self.text = negotiated.encoding is Encoding.JSON
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
-        self.inbox: asyncio.Queue[_Item] = asyncio.Queue()
-        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=runtime.settings.send_queue)
+        self.outbox: deque[bytes] = deque()
+        self.limit = runtime.settings.send_queue
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
-        self._slots = asyncio.Semaphore(FRAMES_IN_FLIGHT)
-        self._done = asyncio.Event()
+        self.last_frame = time.monotonic()
+        """When the client last sent a frame (the runtime closes connections silent too long)."""
+        self._writing = False
+        """A send is under way in a task of its own; frames queue meanwhile."""
+        self._closed = False
+        self._gave_up = False
+        self._deadline: asyncio.TimerHandle | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._stopped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    # the fan-out's and the runtime's side
+    # the table's and the runtime's side
 
-    def deliver(self, version: int, render: Rendered) -> None:
-        self.inbox.put_nowait(_Update(version, render))
+    def deliver(self, frames: Frames) -> None:
+        self._follow(self.session.deliver(frames))
 
     def resync(self) -> None:
-        self.inbox.put_nowait(_Resync())
+        self._follow(self.session.resync())
 
-    def stop(self, reason: str) -> None:
-        self.inbox.put_nowait(Close(CloseCode.GOING_AWAY, reason))
+    def stop(self, reason: str, code: CloseCode = CloseCode.GOING_AWAY) -> None:
+        self._end(Close(code, reason))
 
     async def stopped(self) -> None:
-        await self._done.wait()
+        await asyncio.shield(self._stopped)
 
-    # the connection's own tasks
+    def _follow(self, outgoing: list[Outgoing]) -> None:
+        """Send what the session says at once; a request it makes runs as a task of its own."""
+        for index, out in enumerate(outgoing):
+            if isinstance(out, Authenticate | Watch | CatchUp | Submit):
+                asyncio.create_task(self._carry_out(outgoing[index:]))
+                return
+            self._out(out)
+
+    # reading
 
     async def run(self) -> None:
         self.runtime.connections.add(self)
         self.runtime.metrics.connections.inc()
-        writer = asyncio.create_task(self._write())
-        reader = asyncio.create_task(self._read())
+        self._task = asyncio.current_task()
         try:
-            await self._work()
+            await self._read()
+        except asyncio.CancelledError:
+            if not self._gave_up:
+                raise
         finally:
-            reader.cancel()
-            await self._finish(writer)
+            if self._deadline is not None:
+                self._deadline.cancel()
             await self._unwatch()
             self.runtime.connections.discard(self)
             self.runtime.metrics.connections.dec()
-            self._done.set()
+            self._stopped.set_result(None)
 
     async def _read(self) -> None:
         limits = self.runtime.limits
-        timeout = limits.hello_timeout_seconds
-        silence = Close(CloseCode.UNAUTHORIZED, "no hello in time")
-        while True:
-            try:
-                received = await asyncio.wait_for(self.websocket.receive(), timeout)
-            except TimeoutError:
-                self.inbox.put_nowait(silence)
-                return
-            except (WebSocketDisconnect, RuntimeError):
-                self.inbox.put_nowait(_Disconnected())
-                return
-            if received["type"] == "websocket.disconnect":
-                self.inbox.put_nowait(_Disconnected())
-                return
-            data = received.get("bytes") or received.get("text") or b""
-            await self._slots.acquire()
-            decoded = decode_client(data, self.encoding, max_bytes=limits.max_frame_bytes)
-            self.inbox.put_nowait(_Frame(decoded))
-            timeout = limits.ping_interval_seconds * IDLE_PINGS
-            silence = Close(CloseCode.NORMAL, f"idle: no message for {timeout:.0f} s")
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(limits.hello_timeout_seconds):
+                while self.session.phase is Phase.GREETING and self.closing is None:
+                    await self._read_one(limits.max_frame_bytes)
+        if self.session.phase is Phase.GREETING and self.closing is None:
+            self._end(Close(CloseCode.UNAUTHORIZED, "no hello in time"))
+        while not isinstance(self.closing, _Disconnected):
+            await self._read_one(limits.max_frame_bytes)
 
-    async def _work(self) -> None:
-        while self.closing is None:
-            item = await self.inbox.get()
-            await self._carry_out(self._react(item))
-
-    def _react(self, item: _Item) -> list[Outgoing]:
-        if isinstance(item, _Frame):
-            self._slots.release()
-            return self.session.receive(item.message, time.monotonic())
-        if isinstance(item, _Update):
-            return self.session.update(item.version, item.render)
-        if isinstance(item, _Resync):
-            return self.session.resync()
-        if isinstance(item, _Disconnected):
-            self.closing = item
-            return []
-        return [item]
+    async def _read_one(self, max_bytes: int) -> None:
+        """One frame: what the client says, unless the connection is closing (then it is
+        only read until the client goes)."""
+        try:
+            received = await self.socket.receive()
+        except OSError:
+            received = {"type": "websocket.disconnect"}
+        if received["type"] != "websocket.receive":
+            self._end(_Disconnected())
+            self.closing = _Disconnected()
+            return
+        if self.closing is not None:
+            return
+        self.last_frame = time.monotonic()
+        data = received.get("bytes") or received.get("text") or b""
+        message = decode_client(data, self.encoding, max_bytes=max_bytes)
+        await self._carry_out(self.session.receive(message, self.last_frame))
 
     async def _carry_out(self, outgoing: list[Outgoing]) -> None:
         for out in outgoing:
             if self.closing is not None:
                 return
-            if isinstance(out, Close):
-                self.closing = out
-            elif isinstance(out, Authenticate | Watch | CatchUp | Submit):
+            if isinstance(out, Authenticate | Watch | CatchUp | Submit):
                 await self._carry_out(await self._effect(out))
             else:
-                self._send(out)
+                self._out(out)
 
-    def _send(self, message: Any) -> None:
-        try:
-            self.outbox.put_nowait(encode(message, self.encoding))
-            self.runtime.metrics.messages_sent.inc()
-        except asyncio.QueueFull:
-            log.info("closing a connection whose send queue is full (%s frames)", self.outbox.qsize())
+    # writing
+
+    def _out(self, out: ServerMessage | Frames | Close) -> None:
+        if self.closing is not None:
+            return
+        if isinstance(out, Close):
+            self._end(out)
+        elif isinstance(out, Frames):
+            for frame in out.encoded(self.encoding):
+                self._send(frame)
+        else:
+            self._send(encode(out, self.encoding))
+
+    def _send(self, frame: bytes) -> None:
+        if len(self.outbox) >= self.limit:
+            log.info("closing a connection whose send queue is full (%s frames)", len(self.outbox))
             self.runtime.metrics.slow_clients.inc()
-            self.closing = Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume")
+            self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
+            return
+        self.outbox.append(frame)
+        self.runtime.metrics.messages_sent.inc()
+        if not self._writing:
+            self._pump()
+
+    def _pump(self) -> None:
+        """Send what is queued, then the close frame once closing; stop at a send that waits."""
+        while self.outbox:
+            if not self._started(self.socket.send(self.outbox.popleft(), self.text)):
+                return
+        if isinstance(self.closing, Close) and not self._closed:
+            self._closed = True
+            self._started(self.socket.close(self.closing.code, self.closing.reason))
+
+    def _started(self, sending: Coroutine[Any, Any, None]) -> bool:
+        """Run a send until it is done or has to wait; false when it waits (a task finishes it).
+
+        The same as a task started eagerly: most sends complete at once (the transport
+        buffers the frame), so most frames cost no task and no trip through the loop.
+        """
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            return True
+        except Exception:
+            self._gone()
+            return False
+        self._writing = True
+        asyncio.ensure_future(self._finish_send(sending, waiting))
+        return False
+
+    async def _finish_send(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+        try:
+            while True:
+                if waiting is None:
+                    await asyncio.sleep(0)
+                else:
+                    # What a task does with a future its coroutine yields: take it over.
+                    waiting._asyncio_future_blocking = False
+                    await waiting
+                try:
+                    waiting = sending.send(None)
+                except StopIteration:
+                    break
+        except Exception:
+            self._gone()
+            return
+        finally:
+            self._writing = False
+        self._pump()
+
+    def _gone(self) -> None:
+        self.outbox.clear()
+        self._closed = True
+        self._end(_Disconnected())
+
+    def _end(self, closing: Close | _Disconnected) -> None:
+        """Close after what is queued (a client too slow to read it gets its close at once),
+        and stop reading if the client has not gone within the close timeout."""
+        if self.closing is not None:
+            return
+        self.closing = closing
+        if isinstance(closing, Close) and closing.code is CloseCode.RESUME_REQUIRED:
+            self.outbox.clear()
+        if not self._writing:
+            self._pump()
+        if self._task is not None and self._deadline is None:
+            # A client too slow to read gets longer: its close frame waits behind what the
+            # socket holds, and it should still read why it was closed.
+            slow = isinstance(closing, Close) and closing.code is CloseCode.RESUME_REQUIRED
+            wait = SLOW_CLOSE_TIMEOUT if slow else CLOSE_TIMEOUT
+            self._deadline = asyncio.get_running_loop().call_later(wait, self._give_up)
+
+    def _give_up(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._gave_up = True
+            self._task.cancel()
 
     async def _effect(self, effect: Effect) -> list[Outgoing]:
         try:
@@ -218,10 +355,7 @@ class Connection:
             return self.session.failed(error.code, error.detail)
         except (RedisError, OSError, TimeoutError) as error:
             log.warning("storage failed during %s: %s", type(effect).__name__, error)
-            return [
-                Error(code=ErrorCode.UNAVAILABLE, message="storage unavailable; reconnect", fatal=True),
-                Close(CloseCode.GOING_AWAY, "storage unavailable"),
-            ]
+            return self._unavailable(effect)
         except Exception:
             incident = secrets.token_hex(6)
             log.exception("internal error %s during %s", incident, type(effect).__name__)
@@ -229,6 +363,20 @@ class Connection:
                 Error(code=ErrorCode.INTERNAL, message=f"internal error {incident}", fatal=True),
                 Close(CloseCode.INTERNAL_ERROR, "internal error"),
             ]
+
+    def _unavailable(self, effect: Effect) -> list[Outgoing]:
+        """Storage did not answer: the client may retry; its seat is kept."""
+        message = "storage unavailable; retry shortly"
+        if isinstance(effect, Submit):
+            version = max(self.session.version, 0)
+            reason = RejectReason.UNAVAILABLE
+            return [Rejected(action_id=effect.act.action_id, reason=reason, message=message, version=version)]
+        if isinstance(effect, Authenticate):
+            return [
+                Error(code=ErrorCode.UNAVAILABLE, message=message, fatal=True),
+                Close(CloseCode.TRY_AGAIN_LATER, message),
+            ]
+        return self.session.failed(ErrorCode.UNAVAILABLE, message)
 
     async def _request(self, effect: Effect) -> list[Outgoing]:
         service = self.runtime.service
@@ -242,58 +390,33 @@ class Connection:
         return await self._catch_up(effect.game_id, effect.audience, effect.since)
 
     async def _watch(self, watch: Watch) -> list[Outgoing]:
-        """Subscribe before loading the game, so no version falls between the two."""
+        """Follow the game; the table registers this process before reading the game."""
         self.watching = watch.game_id
         try:
-            await self.runtime.fanout.watch(watch.game_id, self)
-            return await self._catch_up(watch.game_id, watch.audience, watch.since)
+            frames = await self.runtime.service.watch(watch.game_id, self, watch.audience, watch.since)
         except BaseException:
             await self._unwatch()
             raise
         finally:
-            self.runtime.metrics.watched_games.set(self.runtime.fanout.games)
+            self.runtime.metrics.watched_games.set(self.runtime.service.tables.watched)
+        return self.session.caught_up(frames)
 
     async def _unwatch(self) -> None:
         if self.watching is not None:
-            await self.runtime.fanout.unwatch(self.watching, self)
+            await self.runtime.service.tables.unwatch(self.watching, self)
             self.watching = None
-            self.runtime.metrics.watched_games.set(self.runtime.fanout.games)
+            self.runtime.metrics.watched_games.set(self.runtime.service.tables.watched)
 
     async def _catch_up(self, game_id: str, audience: int | None, since: int | None) -> list[Outgoing]:
-        found, version, meta = await self.runtime.service.catch_up(game_id, audience, since)
-        self.runtime.fanout.describe(meta)
-        return self.session.caught_up(found, version)
+        frames = await self.runtime.service.resume(game_id, audience, since)
+        return self.session.caught_up(frames)
 
     async def _submit(self, submit: Submit) -> Any:
-        metrics = self.runtime.metrics
         started = time.perf_counter()
-        answer = await self.runtime.service.act(submit.game_id, submit.seat, submit.act)
-        metrics.action_seconds.observe(time.perf_counter() - started)
-        game = self.runtime.fanout.game_name(submit.game_id)
-        metrics.actions.labels(game, "accepted" if answer.accepted else answer.reason).inc()
+        service = self.runtime.service
+        answer = await service.act(submit.game_id, submit.seat, submit.act)
+        replica = service.tables.get(submit.game_id).replica
+        game = replica.meta.config.game if replica is not None else "unknown"
+        outcome = "accepted" if answer.accepted else (answer.reason or "rejected")
+        self.runtime.metrics.action_answered(game, outcome, time.perf_counter() - started)
         return answer
-
-    async def _write(self) -> None:
-        text = self.encoding is Encoding.JSON
-        while True:
-            frame = await self.outbox.get()
-            if frame is None:
-                return
-            if text:
-                await self.websocket.send_text(frame.decode())
-            else:
-                await self.websocket.send_bytes(frame)
-
-    async def _finish(self, writer: asyncio.Task[None]) -> None:
-        """Flush what was queued (unless the client is gone or too slow), then close."""
-        closing = self.closing
-        if isinstance(closing, Close) and closing.code is not CloseCode.RESUME_REQUIRED:
-            with contextlib.suppress(asyncio.QueueFull):
-                self.outbox.put_nowait(None)
-            await asyncio.wait([writer], timeout=CLOSE_TIMEOUT)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
-        if isinstance(closing, Close):
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(self.websocket.close(closing.code, closing.reason), CLOSE_TIMEOUT)

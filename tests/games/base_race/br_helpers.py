@@ -11,7 +11,7 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, GameConfig, Transition
 from packplay.games.base_race import BaseRace
 from packplay.games.base_race.state import BaseRaceState, layout_squares, row_col
-from packplay_protocol.games.base_race import Layout, Move
+from packplay_protocol.games.base_race import Battle, BoardSet, Layout, Move, Piece, View
 
 ENGINE = BaseRace()
 
@@ -143,3 +143,23 @@ def events_of(transition: Transition[BaseRaceState], kind: type) -> list[Any]:
 
 def all_public(events: Iterable[Emitted]) -> bool:
     return all(e.to is None for e in events)
+
+
+def shown_ids(value: Any) -> set[str]:
+    """The card ids a view or event (or a list of them) names so that their facts be shown.
+
+    A piece's ``id`` and a move's ``card`` only say where a card is; ``Piece.card``,
+    the view's card lists and a battle's two cards show what it is.
+    """
+    if isinstance(value, list | tuple):
+        return {card_id for item in value for card_id in shown_ids(item)}
+    if isinstance(value, View):
+        listed = (*value.hand, *value.discard, *value.set_aside, *value.out)
+        return set(listed) | shown_ids(value.board)
+    if isinstance(value, BoardSet):
+        return shown_ids(value.pieces)
+    if isinstance(value, Piece):
+        return set() if value.card is None else {value.card}
+    if isinstance(value, Battle):
+        return {value.attacker, value.defender}
+    return set()

@@ -242,11 +242,31 @@ def test_battle_reveals_both_cards_to_everyone() -> None:
     attacker, defender = creature("3"), creature("1")
     done = fight(attacker, defender)
     event = battle(done)
-    assert event.attacker == attacker and event.defender == defender
+    assert event.attacker == attacker.id and event.defender == defender.id
     assert all(e.to is None for e in done.events)
     spectator = {p.id: p for p in ENGINE.view(done.state, None).board}
-    assert spectator[attacker.id].face_up and spectator[attacker.id].card == attacker
-    assert ENGINE.view(done.state, None).discard == (defender,)
+    assert spectator[attacker.id].face_up and spectator[attacker.id].card == attacker.id
+    assert ENGINE.view(done.state, None).discard == (defender.id,)
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender"),
+    [
+        (creature("3"), creature("1")),
+        (spell(), creature("1")),
+        (artifact(), artifact()),
+        (creature("1"), basic()),
+    ],
+    ids=["creature", "spell", "artifacts", "land"],
+)
+def test_cards_a_battle_names_are_in_every_card_table_right_after_it(
+    attacker: CardInstance, defender: CardInstance
+) -> None:
+    """A client resolves the ids of the battle event through the card table of the next state."""
+    done = fight(attacker, defender)
+    for audience in (0, 1, None):
+        known = ENGINE.known_cards(done.state, audience)
+        assert {attacker.id, defender.id} <= set(known)
 
 
 def test_survivor_stays_face_up_through_later_moves() -> None:
@@ -256,4 +276,5 @@ def test_survivor_stays_face_up_through_later_moves() -> None:
     state = move(state, DEFENDER, (2, 1)).state
     assert defender.id in state.revealed
     piece = next(p for p in ENGINE.view(state, 0).board if p.id == defender.id)
-    assert piece.face_up and piece.card == defender and (piece.row, piece.col) == (2, 1)
+    assert piece.face_up and piece.card == defender.id and (piece.row, piece.col) == (2, 1)
+    assert defender.id in ENGINE.known_cards(state, 0)

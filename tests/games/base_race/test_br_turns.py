@@ -40,6 +40,7 @@ def test_plain_move_onto_an_empty_square_reveals_nothing() -> None:
     assert at(done.state, 3, 0) == mover and at(done.state, 4, 0) is None
     assert mover not in done.state.revealed
     assert all(p.card is None for p in ENGINE.view(done.state, 0).board if p.id == mover)
+    assert mover not in ENGINE.known_cards(done.state, 0)
 
 
 def test_br2_plain_move_into_the_opponents_half() -> None:

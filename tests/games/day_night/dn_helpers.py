@@ -64,8 +64,9 @@ def encoded(state: DayNightState) -> bytes:
     return msgspec.msgpack.encode(state)
 
 
-def ids_in(value: Any) -> set[str]:
-    """Every card id rendered as a full card anywhere in ``value`` (a view or an event)."""
+def rendered_cards(value: Any) -> set[str]:
+    """The ids of the cards rendered with their facts anywhere in ``value`` (a view or
+    events): none since views and events name cards by id only."""
     found: set[str] = set()
 
     def walk(item: Any) -> None:
@@ -74,12 +75,17 @@ def ids_in(value: Any) -> set[str]:
                 found.add(item["id"])
             for sub in item.values():
                 walk(sub)
-        elif isinstance(item, list):
+        elif isinstance(item, list | tuple):
             for sub in item:
                 walk(sub)
 
     walk(msgspec.to_builtins(value))
     return found
+
+
+def named_cards(state: DayNightState, value: Any) -> set[str]:
+    """The ids of the game's cards named anywhere in ``value`` (a view or events)."""
+    return all_strings(value) & state.cards.keys()
 
 
 def all_strings(value: Any) -> set[str]:
@@ -93,7 +99,7 @@ def all_strings(value: Any) -> set[str]:
             for key, sub in item.items():
                 found.add(key)
                 walk(sub)
-        elif isinstance(item, list):
+        elif isinstance(item, list | tuple):
             for sub in item:
                 walk(sub)
 

@@ -39,8 +39,8 @@ def test_color_table_cell_in_play(day: Color, night: Color, expected: str) -> No
     resolved = of_type(transition.events, PairResolved)[0]
     assert (resolved.day_color, resolved.night_color, resolved.outcome) == (day, night, expected)
     piles = transition.state.piles
-    assert [c.id for c in piles[DAY]] == (["d"] if expected == "day" else [])
-    assert [c.id for c in piles[NIGHT]] == (["n"] if expected == "night" else [])
+    assert piles[DAY] == (["d"] if expected == "day" else [])
+    assert piles[NIGHT] == (["n"] if expected == "night" else [])
 
 
 def test_color_table_rule_behind_it() -> None:

@@ -14,14 +14,15 @@ from dn_helpers import (
     all_strings,
     card,
     encoded,
-    ids_in,
+    named_cards,
     new_game,
     place,
     public,
+    rendered_cards,
 )
 
 from packplay.cards.catalog import load_catalog
-from packplay.games.base import GameConfig, RuleError
+from packplay.games.base import GameConfig, RuleError, without_cards
 from packplay.games.day_night import DayNightState
 from packplay.rng import Rng
 from packplay_protocol.games.common import ChooseCards
@@ -53,23 +54,24 @@ def test_view_during_placement_shows_own_hand_only() -> None:
             assert (seat_view.hand is not None) == own
         hidden = ENGINE.hidden_from(state, audience)
         assert not hidden & all_strings(view)
-    assert ENGINE.hidden_from(state, DAY) == frozenset(c.id for c in state.hands[NIGHT])
-    assert ENGINE.hidden_from(state, None) == frozenset(c.id for h in state.hands for c in h)
+    assert ENGINE.hidden_from(state, DAY) == frozenset(state.hands[NIGHT])
+    assert ENGINE.hidden_from(state, None) == frozenset(c for h in state.hands for c in h)
 
 
 def test_view_after_the_end_reveals_everything_and_the_seed() -> None:
     """After the end every card (buried ones too) and the seed are shown to everyone."""
     transition = place(new_game([card("dL", land=True), card("dR", "R")], [card("nG", "G")]), ["dR"], ["nG"])
     state = transition.state
-    assert state.over and [c.id for c in state.buried[DAY]] == ["dL"]
+    assert state.over and state.buried[DAY] == ["dL"]
     result = ENGINE.result(state)
     assert result is not None and result.winners == (DAY,) and result.scores == (1.0, 0.0)
     for audience in AUDIENCES:
         view = ENGINE.view(state, audience)
         assert view.over and view.seed == 1 and view.scores == (1, 0)
-        assert [c.id for c in view.seats[DAY].buried or ()] == ["dL"]
+        assert view.seats[DAY].buried == ("dL",)
         assert all(s.hand is not None for s in view.seats)
         assert ENGINE.hidden_from(state, audience) == frozenset()
+        assert ENGINE.known_cards(state, audience) == ["dL", "dR", "nG"]
     assert ENGINE.view(big_game(), None).seed is None
 
 
@@ -80,13 +82,15 @@ def test_buried_cards_hidden_while_the_game_goes_on() -> None:
     state = place(new_game(day, night), ["dG", "dU"], ["nG", "nG2"]).state
     # slot 0 ties (G/G), slot 1 is Night's (green beats blue): dG and dU go back to hand.
     assert not state.over and state.round == 2 and state.k == 1
-    assert {c.id for c in state.buried[DAY]} == {"dR", "dW"}
+    assert set(state.buried[DAY]) == {"dR", "dW"}
     for audience in (NIGHT, None):
         seat_view = ENGINE.view(state, audience).seats[DAY]
         assert seat_view.buried is None and seat_view.buried_count == 2
         assert {"dR", "dW"} <= ENGINE.hidden_from(state, audience)
+        assert not {"dR", "dW"} & set(ENGINE.known_cards(state, audience))
         assert not {"dR", "dW"} & all_strings(ENGINE.view(state, audience))
-    assert [c.id for c in ENGINE.view(state, DAY).seats[DAY].buried or ()] == ["dR", "dW"]
+    assert ENGINE.view(state, DAY).seats[DAY].buried == ("dR", "dW")
+    assert {"dR", "dW"} <= set(ENGINE.known_cards(state, DAY))
 
 
 def test_face_down_slot_of_a_known_card_shows_no_id() -> None:
@@ -94,16 +98,42 @@ def test_face_down_slot_of_a_known_card_shows_no_id() -> None:
     day = [card("dR", "R"), card("dG", "G"), card("dU", "U"), card("dW", "W")]
     night = [card("nR", "R"), card("nG", "G"), card("nU", "U"), card("nW", "W")]
     state = place(new_game(day, night), ["dR", "dG", "dU"], ["nR", "nG", "nU"]).state
-    assert "dR" in {c.id for c in state.hands[DAY]}  # tied in round 1, known to all
+    assert "dR" in state.hands[DAY]  # tied in round 1, known to all
     assert "dR" not in ENGINE.hidden_from(state, NIGHT)
     placed = act(state, DAY, Place(cards=("dW", "dR", "dG")))
     for audience in (NIGHT, None):
         assert "dR" not in all_strings(ENGINE.view(placed.state, audience))
-        assert not ids_in(public(placed.events, audience))
+        assert not named_cards(placed.state, public(placed.events, audience))
+        assert "dR" in ENGINE.known_cards(placed.state, audience)  # its facts, not its slot
+
+
+def test_card_tables_hold_exactly_what_each_audience_may_know() -> None:
+    """C-6: each audience's card table holds its own cards and every card shown face up;
+    a card revealed and tied goes back to hand and stays known, even placed face down."""
+    day = [card("dR", "R"), card("dG", "G"), card("dU", "U"), card("dW", "W"), card("dT", magic_back=False)]
+    night = [card("nR", "R"), card("nG", "G"), card("nU", "U"), card("nW", "W")]
+    state = new_game(day, night)
+    assert ENGINE.known_cards(state, DAY) == ["dG", "dR", "dT", "dU", "dW"]
+    assert ENGINE.known_cards(state, NIGHT) == ["dT", "nG", "nR", "nU", "nW"]
+    assert ENGINE.known_cards(state, None) == ["dT"]
+    tied = place(state, ["dR", "dG", "dU"], ["nR", "nG", "nU"])
+    state = tied.state
+    assert state.hands[DAY] == ["dG", "dR", "dU", "dW"] and state.round == 2
+    shown = {"dR", "dG", "dU", "nR", "nG", "nU", "dT"}
+    assert set(ENGINE.known_cards(state, NIGHT)) == shown | {"nW"}
+    assert set(ENGINE.known_cards(state, None)) == shown
+    assert set(ENGINE.known_cards(state, DAY)) == shown | {"dW"}
+    placed = act(state, DAY, Place(cards=("dW", "dR", "dG"))).state
+    assert set(ENGINE.known_cards(placed, NIGHT)) == shown | {"nW"}
+    assert [slot.card for slot in ENGINE.view(placed, NIGHT).seats[DAY].row] == [None, None, None]
+    for audience in AUDIENCES:
+        hidden = ENGINE.hidden_from(placed, audience)
+        assert set(ENGINE.known_cards(placed, audience)) == placed.cards.keys() - hidden
 
 
 def test_no_hidden_card_in_any_view_or_event_in_random_games() -> None:
-    """C-6 over random play with real boosters: no hidden id in views or visible events."""
+    """C-6 over random play with real boosters: no hidden id in views or visible events;
+    every card they name is in the audience's card table; no card facts travel in them."""
     catalog = load_catalog()
     for seed in range(25):
         state = ENGINE.setup(GameConfig(game="day_night", players=2), seed, catalog)
@@ -114,8 +144,13 @@ def test_no_hidden_card_in_any_view_or_event_in_random_games() -> None:
             state = transition.state
             for audience in AUDIENCES:
                 hidden = ENGINE.hidden_from(state, audience)
-                assert not hidden & all_strings(ENGINE.view(state, audience))
-                assert not hidden & all_strings(public(transition.events, audience))
+                known = set(ENGINE.known_cards(state, audience))
+                assert known == state.cards.keys() - hidden
+                view, events = ENGINE.view(state, audience), public(transition.events, audience)
+                assert not hidden & all_strings(view)
+                assert not hidden & all_strings(events)
+                assert named_cards(state, view) <= known and named_cards(state, events) <= known
+                assert not rendered_cards(view) and not rendered_cards(events)
             check_zones(state)
 
 
@@ -138,8 +173,11 @@ def random_action(state: DayNightState, seat: int, rng: Rng) -> Any:
 
 
 def check_zones(state: DayNightState) -> None:
+    """Every card of the table in exactly one zone, by id; the zones hold no card facts."""
     every = [card_id for zone in ENGINE.zones(state).values() for card_id in zone]
     assert len(every) == len(set(every)) == 32
+    assert set(every) == state.cards.keys()
+    assert not rendered_cards(without_cards(state))
 
 
 def test_placement_of_a_big_hand_is_an_ordered_choice() -> None:
@@ -150,7 +188,7 @@ def test_placement_of_a_big_hand_is_an_ordered_choice() -> None:
     (choice,) = legal.choices
     assert choice.template == {"type": "day_night.place"} and choice.field == "cards"
     assert choice.ordered and choice.min_count == choice.max_count == 3
-    assert set(choice.options) == {c.id for c in state.hands[DAY]}
+    assert set(choice.options) == set(state.hands[DAY])
     rng = Rng(3)
     for _ in range(20):
         action = random_action(state, DAY, rng)
@@ -279,7 +317,8 @@ def test_sets_alternate_per_booster() -> None:
     """Booster i uses sets[i % len(sets)]."""
     config = GameConfig(game="day_night", players=2, sets=("MID", "VOW"))
     state = ENGINE.setup(config, 4, load_catalog())
-    assert {c.set for c in state.hands[0]} == {"MID"} and {c.set for c in state.hands[1]} == {"VOW"}
+    assert {state.cards[c].set for c in state.hands[0]} == {"MID"}
+    assert {state.cards[c].set for c in state.hands[1]} == {"VOW"}
 
 
 def test_replay_from_seed_and_actions_gives_the_same_game() -> None:

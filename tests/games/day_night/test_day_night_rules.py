@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
+import msgspec
 import pytest
 from dn_helpers import DAY, ENGINE, NIGHT, act, card, encoded, new_game, of_type, place, public
 
 from packplay.cards.catalog import load_catalog
 from packplay.games.base import Emitted, GameConfig, RuleError
 from packplay_protocol.cards import CardInstance
+from packplay_protocol.games.common import LegalActions
 from packplay_protocol.games.day_night import (
     CardIsDud,
     CardReplaced,
@@ -23,11 +26,8 @@ from packplay_protocol.games.day_night import (
     Place,
     Replace,
     RoundStarted,
+    RowPlaced,
 )
-
-
-def ids(cards: list[CardInstance]) -> list[str]:
-    return [c.id for c in cards]
 
 
 def outcomes(events: Sequence[Emitted]) -> list[str]:
@@ -44,10 +44,10 @@ def test_round_winners_to_pile_losers_and_ties_back_to_hand() -> None:
         [card("nU", "U"), card("nG", "G"), card("nR", "R"), card("nX", "U")],
     )
     after = place(state, ["dR", "dG", "dW"], ["nU", "nG", "nR"]).state
-    assert ids(after.piles[DAY]) == ["dW"]
-    assert ids(after.piles[NIGHT]) == ["nU"]
-    assert ids(after.hands[DAY]) == ["dG", "dR", "dX"]
-    assert ids(after.hands[NIGHT]) == ["nG", "nR", "nX"]
+    assert after.piles[DAY] == ["dW"]
+    assert after.piles[NIGHT] == ["nU"]
+    assert after.hands[DAY] == ["dG", "dR", "dX"]
+    assert after.hands[NIGHT] == ["nG", "nR", "nX"]
     assert after.round == 2 and after.k == 3
 
 
@@ -59,8 +59,8 @@ def test_three_rounds_3_3_6_then_most_cards_in_pile_wins() -> None:
     sizes = []
     for _ in range(3):
         sizes.append(state.k)
-        day_row = ids(state.hands[DAY])[: state.k]
-        night_row = ids(state.hands[NIGHT])[: state.k]
+        day_row = state.hands[DAY][: state.k]
+        night_row = state.hands[NIGHT][: state.k]
         state = place(state, day_row, night_row).state
     assert sizes == [3, 3, 6]
     result = ENGINE.result(state)
@@ -90,7 +90,7 @@ def test_dn1_slot_i_of_day_meets_slot_i_of_night_in_order() -> None:
     night = [card("nU", "U"), card("nG", "G"), card("nR", "R"), card("nX", "U")]
     events = place(new_game(day, night), ["dR", "dG", "dW"], ["nU", "nG", "nR"]).events
     reveals = of_type(events, PairRevealed)
-    assert [(e.slot, e.day.id, e.night.id) for e in reveals] == [
+    assert [(e.slot, e.day, e.night) for e in reveals] == [
         (0, "dR", "nU"),
         (1, "dG", "nG"),
         (2, "dW", "nR"),
@@ -107,7 +107,7 @@ def test_dn1_roles_follow_day_seat_not_seat_order() -> None:
     events = place(state, ["dW"], ["nW"]).events
     assert outcomes(events) == ["day"]
     reveal = of_type(events, PairRevealed)[0]
-    assert (reveal.day.id, reveal.night.id) == ("dW", "nW")
+    assert (reveal.day, reveal.night) == ("dW", "nW")
 
 
 def test_dn1_a_card_fills_one_slot_only() -> None:
@@ -130,16 +130,16 @@ def test_dn2_one_colorless_card_is_replaced_by_its_owner_knowing_the_other() -> 
     assert ENGINE.pending(state) == (DAY,)
     assert state.phase == "replace" and state.slot == 0
     assert outcomes(transition.events) == []
-    seen = ENGINE.view(state, DAY).seats[NIGHT].row[0].card
-    assert seen is not None and seen.id == "nG"
+    assert ENGINE.view(state, DAY).seats[NIGHT].row[0].card == "nG"
+    assert "nG" in ENGINE.known_cards(state, DAY)
     legal = ENGINE.legal_actions(state, DAY)
     assert legal.actions == (Replace(card="dG"), Replace(card="dW"))
     done = act(state, DAY, Replace(card="dW"))
     replaced = of_type(done.events, CardReplaced)
-    assert [(e.seat, e.discarded.id, e.card.id) for e in replaced] == [(DAY, "dL", "dW")]
+    assert replaced == [CardReplaced(slot=0, seat=DAY, discarded="dL", card="dW")]
     assert outcomes(done.events) == ["day", "night", "day"]
-    assert ids(done.state.discards[DAY]) == ["dL"]
-    assert ids(done.state.piles[DAY]) == ["dW", "dU"]
+    assert done.state.discards[DAY] == ["dL"]
+    assert done.state.piles[DAY] == ["dW", "dU"]
 
 
 def test_dn2_both_colorless_replace_hidden_and_revealed_together() -> None:
@@ -153,16 +153,18 @@ def test_dn2_both_colorless_replace_hidden_and_revealed_together() -> None:
     assert of_type(first.events, CardReplaced) == []
     mine = of_type(first.events, ChoiceCommitted, DAY)
     theirs = of_type(first.events, ChoiceCommitted, NIGHT)
-    assert [e.card.id for e in mine if e.card is not None] == ["dW"]
+    assert mine == [ChoiceCommitted(seat=DAY, step="replace", card="dW")]
     assert theirs == [ChoiceCommitted(seat=DAY, step="replace")]
     night_view = ENGINE.view(first.state, NIGHT)
-    assert night_view.seats[DAY].committed and night_view.seats[DAY].row[0].card.id == "dL"  # type: ignore[union-attr]
+    assert night_view.seats[DAY].committed and night_view.seats[DAY].row[0].card == "dL"
     assert "dW" in ENGINE.hidden_from(first.state, NIGHT)
+    assert "dW" not in ENGINE.known_cards(first.state, NIGHT)
     second = act(first.state, NIGHT, Replace(card="nU"))
     replaced = of_type(second.events, CardReplaced)
-    assert [(e.seat, e.card.id) for e in replaced] == [(DAY, "dW"), (NIGHT, "nU")]
+    assert [(e.seat, e.card) for e in replaced] == [(DAY, "dW"), (NIGHT, "nU")]
+    assert {"dW", "nU"} <= set(ENGINE.known_cards(second.state, None))
     assert outcomes(second.events)[0] == "day"
-    assert ids(second.state.discards[DAY]) == ["dL"] and ids(second.state.discards[NIGHT]) == ["nL"]
+    assert second.state.discards[DAY] == ["dL"] and second.state.discards[NIGHT] == ["nL"]
 
 
 def test_dn2_a_colorless_replacement_is_replaced_in_turn() -> None:
@@ -175,7 +177,7 @@ def test_dn2_a_colorless_replacement_is_replaced_in_turn() -> None:
     assert ENGINE.legal_actions(state, DAY).actions == (Replace(card="dG"),)
     done = act(state, DAY, Replace(card="dG"))
     assert outcomes(done.events)[0] == "tie"
-    assert ids(done.state.discards[DAY]) == ["dL", "dL2"]
+    assert done.state.discards[DAY] == ["dL", "dL2"]
 
 
 def test_dn2_replacement_must_come_from_hand() -> None:
@@ -200,13 +202,13 @@ def test_dn3_colorless_card_with_empty_hand_is_a_dud_and_loses() -> None:
     night = [card("nU", "U"), card("nW", "W"), card("nB", "B")]
     transition = place(new_game(day, night), ["dL", "dR", "dG"], ["nU", "nW", "nB"])
     duds = of_type(transition.events, CardIsDud)
-    assert [(e.slot, e.seat, e.card.id) for e in duds] == [(0, DAY, "dL")]
+    assert duds == [CardIsDud(slot=0, seat=DAY, card="dL")]
     resolved = of_type(transition.events, PairResolved)
     assert (resolved[0].day_color, resolved[0].outcome) == (None, "night")
     assert outcomes(transition.events) == ["night", "day", "night"]
     state = transition.state
-    assert ids(state.discards[DAY]) == ["dL"]
-    assert "dL" not in ids(state.hands[DAY]) and ids(state.hands[DAY]) == ["dG"]
+    assert state.discards[DAY] == ["dL"]
+    assert "dL" not in state.hands[DAY] and state.hands[DAY] == ["dG"]
 
 
 def test_dn3_dud_ties_with_a_dud_and_both_are_discarded() -> None:
@@ -214,7 +216,7 @@ def test_dn3_dud_ties_with_a_dud_and_both_are_discarded() -> None:
     transition = place(new_game([card("dL", land=True)], [card("nA")]), ["dL"], ["nA"])
     assert outcomes(transition.events) == ["tie"]
     state = transition.state
-    assert ids(state.discards[DAY]) == ["dL"] and ids(state.discards[NIGHT]) == ["nA"]
+    assert state.discards[DAY] == ["dL"] and state.discards[NIGHT] == ["nA"]
     assert state.hands == [[], []] and state.over
 
 
@@ -290,12 +292,12 @@ def test_dn5_k_is_the_smallest_hand_and_unplaced_cards_are_discarded() -> None:
     discarded = of_type(transition.events, HandDiscarded)
     assert discarded == [HandDiscarded(seat=DAY, count=3)]
     mine = of_type(transition.events, HandDiscarded, DAY)
-    assert [c.id for e in mine for c in e.cards] == ["dG", "dU", "dW"]
+    assert mine == [HandDiscarded(seat=DAY, count=3, cards=("dG", "dU", "dW"))]
     kinds = [type(e).__name__ for e in public(transition.events)]
     assert kinds.index("HandDiscarded") < kinds.index("PairRevealed")
     assert [e.seat for e in of_type(transition.events, CardIsDud)] == [DAY]
     assert outcomes(transition.events) == ["night", "day"]
-    assert ids(transition.state.buried[DAY]) == ["dG", "dU", "dW"]
+    assert transition.state.buried[DAY] == ["dG", "dU", "dW"]
 
 
 def test_dn5_round_with_k_zero_is_skipped_and_discards_nothing() -> None:
@@ -306,7 +308,7 @@ def test_dn5_round_with_k_zero_is_skipped_and_discards_nothing() -> None:
     started = of_type(transition.events, RoundStarted)
     assert started == [RoundStarted(round=2, k=0, skipped=True), RoundStarted(round=3, k=0, skipped=True)]
     state = transition.state
-    assert state.over and ids(state.hands[NIGHT]) == ["nG"] and state.buried[NIGHT] == []
+    assert state.over and state.hands[NIGHT] == ["nG"] and state.buried[NIGHT] == []
     assert of_type(transition.events, GameEnded) == [GameEnded(scores=(1, 1), winners=(0, 1), draw=True)]
 
 
@@ -317,10 +319,10 @@ def test_dn5_printed_round_3_rule_plays_the_smaller_hand() -> None:
     night = [card(f"nU{i}", "U") for i in range(9)]
     state = new_game(day, night)
     for _ in range(2):
-        state = place(state, ids(state.hands[DAY])[:3], ids(state.hands[NIGHT])[:3]).state
+        state = place(state, state.hands[DAY][:3], state.hands[NIGHT][:3]).state
     assert state.round == 3 and len(state.hands[DAY]) == 3 and len(state.hands[NIGHT]) == 9
     assert state.k == 3
-    done = place(state, ids(state.hands[DAY]), ids(state.hands[NIGHT])[:3])
+    done = place(state, state.hands[DAY], state.hands[NIGHT][:3])
     assert of_type(done.events, HandDiscarded) == [HandDiscarded(seat=NIGHT, count=6)]
     assert done.state.over and len(done.state.buried[NIGHT]) == 6
 
@@ -329,9 +331,9 @@ def test_dn5_full_round_3_discards_nothing() -> None:
     """DN-5: when both hands hold six or more, round 3 uses 6 cards and nothing is discarded."""
     state = new_game([card(f"dG{i:02}", "G") for i in range(10)], [card(f"nG{i:02}", "G") for i in range(10)])
     for _ in range(2):
-        state = place(state, ids(state.hands[DAY])[:3], ids(state.hands[NIGHT])[:3]).state
+        state = place(state, state.hands[DAY][:3], state.hands[NIGHT][:3]).state
     assert state.k == 6
-    done = place(state, ids(state.hands[DAY])[:6], ids(state.hands[NIGHT])[:6])
+    done = place(state, state.hands[DAY][:6], state.hands[NIGHT][:6])
     assert of_type(done.events, HandDiscarded) == []
     assert len(done.state.hands[DAY]) == 10
 
@@ -358,7 +360,7 @@ def test_dn6_lost_and_tied_cards_return_only_after_the_last_pair() -> None:
     transition = place(new_game(day, night), ["dG", "dL", "dR"], ["nG", "nR", "nU"])
     assert [e.slot for e in of_type(transition.events, CardIsDud)] == [1]
     assert outcomes(transition.events) == ["tie", "night", "night"]
-    assert ids(transition.state.hands[DAY]) == ["dG", "dR"]
+    assert transition.state.hands[DAY] == ["dG", "dR"]
 
 
 # --- DN-7 one-sided chains -----------------------------------------------------------------
@@ -387,7 +389,7 @@ def test_dn7_each_step_of_a_chain_is_judged_afresh() -> None:
     state = act(state, DAY, Replace(card="dL2")).state
     step = act(state, NIGHT, Replace(card="nG"))
     assert ENGINE.pending(step.state) == (DAY,)
-    assert ENGINE.view(step.state, DAY).seats[NIGHT].row[0].card.id == "nG"  # type: ignore[union-attr]
+    assert ENGINE.view(step.state, DAY).seats[NIGHT].row[0].card == "nG"
     done = act(step.state, DAY, Replace(card="dW"))
     assert outcomes(done.events)[0] == "day"
 
@@ -399,11 +401,11 @@ def test_dn7_chain_ends_in_a_dud_when_the_hand_runs_out() -> None:
     state = place(new_game(day, night), ["dL", "dR", "dU"], ["nL", "nR", "nU"]).state
     state = act(state, DAY, Replace(card="dL2")).state
     step = act(state, NIGHT, Replace(card="nL2"))
-    assert [(e.seat, e.card.id) for e in of_type(step.events, CardIsDud)] == [(NIGHT, "nL2")]
+    assert [(e.seat, e.card) for e in of_type(step.events, CardIsDud)] == [(NIGHT, "nL2")]
     assert ENGINE.pending(step.state) == (DAY,)
     done = act(step.state, DAY, Replace(card="dW"))
     assert outcomes(done.events)[0] == "day"
-    assert ids(done.state.discards[NIGHT]) == ["nL", "nL2"]
+    assert done.state.discards[NIGHT] == ["nL", "nL2"]
 
 
 # --- common rulings --------------------------------------------------------------------------
@@ -413,9 +415,11 @@ def test_c1_cards_without_a_magic_back_are_set_aside() -> None:
     """C-1: a card without a Magic back is never in hand; it sits in set_aside, in view."""
     token = card("dT", "G", magic_back=False)
     state = new_game([card("dR", "R"), token], [card("nG", "G")])
-    assert ids(state.hands[DAY]) == ["dR"] and ids(state.set_aside[DAY]) == ["dT"]
+    assert state.hands[DAY] == ["dR"] and state.set_aside[DAY] == ["dT"]
     assert ENGINE.zones(state)["set_aside:0"] == ["dT"]
-    assert ENGINE.view(state, NIGHT).seats[DAY].set_aside == (token,)
+    assert ENGINE.view(state, NIGHT).seats[DAY].set_aside == ("dT",)
+    assert state.cards["dT"] == token
+    assert ENGINE.known_cards(state, None) == ["dT"]
 
 
 def test_c2_lands_and_colorless_cards_are_replaced_multicolor_is_two_colors() -> None:
@@ -455,11 +459,56 @@ def test_c4_setup_is_reproducible_and_roles_are_drawn() -> None:
     first = ENGINE.setup(config, 7, catalog)
     assert encoded(first) == encoded(ENGINE.setup(config, 7, catalog))
     assert len(first.hands[0]) == 15 and len(first.set_aside[0]) == 1
-    assert first.hands[0][0].set == "MID"
+    assert first.cards[first.hands[0][0]].set == "MID"
     day_seats = {ENGINE.setup(config, seed, catalog).day_seat for seed in range(12)}
     assert day_seats == {0, 1}
     fixed = GameConfig(game="day_night", players=2, options={"day_seat": 1})
     assert {ENGINE.setup(fixed, seed, catalog).day_seat for seed in range(6)} == {1}
+
+
+SEED_1_HAND_0 = [
+    "c028a9a021e",
+    "c0507d4bedc",
+    "c1af1fd42a2",
+    "c447204e52d",
+    "c51e6c3f339",
+    "c973a902931",
+    "c9b6ec9d286",
+    "ca606839eb9",
+    "caf619699cf",
+    "cb2008a05a6",
+    "cb96c0fd4f5",
+    "cc4c324c985",
+    "ccdb8b6d8fe",
+    "ce1f06c144a",
+    "cf837730edf",
+]
+
+
+def first_choice(legal: LegalActions[Any]) -> Any:
+    """The first listed action, or the first options of the first choice."""
+    if legal.actions:
+        return legal.actions[0]
+    choice = legal.choices[0]
+    picked = choice.options[0] if choice.single else list(choice.options[: choice.min_count])
+    return msgspec.convert({**choice.template, choice.field: picked}, ENGINE.action_type)
+
+
+def test_c4_a_seed_always_deals_and_plays_the_same_game() -> None:
+    """C-4: seed 1 gives this deal and, played by first choices, this end (pinned ids)."""
+    state = ENGINE.setup(GameConfig(game="day_night", players=2), 1, load_catalog())
+    assert state.day_seat == DAY and state.hands[DAY] == SEED_1_HAND_0
+    assert state.set_aside == [["c87076f3787"], ["c64815a47c5"]]
+    assert state.cards["c028a9a021e"].name == "Bounding Wolf"
+    while pending := ENGINE.pending(state):
+        state = act(state, pending[0], first_choice(ENGINE.legal_actions(state, pending[0]))).state
+    assert state.piles == [
+        ["c1af1fd42a2", "c447204e52d", "ca606839eb9"],
+        ["c30ab99254a", "c484da98f1d", "c80b610a9f7", "c816c0f3459"],
+    ]
+    assert state.discards == [["c9b6ec9d286", "caf619699cf"], ["ca12f978d87"]]
+    result = ENGINE.result(state)
+    assert result is not None and result.winners == (NIGHT,)
 
 
 def test_c5_first_row_stays_hidden_until_both_are_placed() -> None:
@@ -469,11 +518,11 @@ def test_c5_first_row_stays_hidden_until_both_are_placed() -> None:
     state = new_game(day, night)
     placed = act(state, DAY, Place(cards=("d2", "d0", "d1")))
     assert ENGINE.pending(placed.state) == (NIGHT,)
-    mine = [e for e in public(placed.events, DAY) if e.cards]
-    assert [c.id for c in mine[0].cards] == ["d2", "d0", "d1"]
+    assert public(placed.events, DAY) == [RowPlaced(seat=DAY, count=3, cards=("d2", "d0", "d1"))]
     for audience in (NIGHT, None):
-        assert all(not e.cards for e in public(placed.events, audience))
+        assert public(placed.events, audience) == [RowPlaced(seat=DAY, count=3)]
         row = ENGINE.view(placed.state, audience).seats[DAY].row
         assert [s.card for s in row] == [None, None, None]
-    assert [s.card.id for s in ENGINE.view(placed.state, DAY).seats[DAY].row] == ["d2", "d0", "d1"]  # type: ignore[union-attr]
+        assert not {"d0", "d1", "d2"} & set(ENGINE.known_cards(placed.state, audience))
+    assert [s.card for s in ENGINE.view(placed.state, DAY).seats[DAY].row] == ["d2", "d0", "d1"]
     assert ENGINE.view(placed.state, NIGHT).seats[DAY].placed

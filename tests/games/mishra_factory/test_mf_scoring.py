@@ -15,18 +15,27 @@ from packplay_protocol.games.mishra_factory import Ended, Group
 
 Spec = tuple[str, float]  # (group, mana value)
 
+CARDS: dict[str, CardInstance] = {}
+"""The facts of every card the collections below are built of (ids are unique)."""
+
+
+def entry(collected_card: CardInstance, group: Group) -> Collected:
+    """A collection entry for ``collected_card``, its facts kept in ``CARDS``."""
+    CARDS[collected_card.id] = collected_card
+    return Collected(card=collected_card.id, group=group)
+
 
 def collected(*specs: Spec) -> list[Collected]:
     """A collection: each spec is a card of that group and mana value (a land for wild groups)."""
     out = []
     for group, mv in specs:
         colors = "" if group == "C" else group
-        out.append(Collected(card=card(colors, mv=mv), group=group))  # type: ignore[arg-type]
+        out.append(entry(card(colors, mv=mv), group))  # type: ignore[arg-type]
     return out
 
 
 def points(group: Group, *collections: list[Collected]) -> list[int]:
-    return [line.group_points[group] for line in score_lines(collections)]
+    return [line.group_points[group] for line in score_lines(collections, CARDS)]
 
 
 # MF-5 -------------------------------------------------------------------------
@@ -85,8 +94,8 @@ def test_mf5_colorless_is_a_scored_group() -> None:
 
 
 def test_mf5_lands_count_with_their_mana_value_in_the_declared_group() -> None:
-    land = Collected(card=card("", land=True, mv=0), group="R")
-    red = Collected(card=card("R", mv=0), group="R")
+    land = entry(card("", land=True, mv=0), "R")
+    red = entry(card("R", mv=0), "R")
     assert points("R", [land, red], collected(("R", 1))) == [3, 2]
 
 
@@ -101,13 +110,13 @@ def test_mf5_mana_value_tie_break_accepts_fractions() -> None:
 def test_mf6_points_for_the_number_of_groups(count: int, bonus: int) -> None:
     groups = ["W", "U", "B", "R", "G", "C"][:count]
     mine = collected(*[(g, 1) for g in groups], *[(g, 1) for g in groups])  # two cards each
-    line = score_lines([mine, collected()])[0]
+    line = score_lines([mine, collected()], CARDS)[0]
     assert line.groups_bonus == bonus
     assert line.total == 3 * count + bonus
 
 
 def test_mf7_tied_top_scores_share_the_win() -> None:
-    lines = score_lines([collected(("R", 1)), collected(("G", 1)), collected(("G", 0))])
+    lines = score_lines([collected(("R", 1)), collected(("G", 1)), collected(("G", 0))], CARDS)
     assert [line.total for line in lines] == [3, 3, 2]
     assert winners(lines) == (0, 1)
 
@@ -167,7 +176,7 @@ def test_mf5_four_players_tied_seconds_and_fourth_full_game() -> None:
     state = play_out(hands, groups)
     result = ENGINE.result(state)
     assert result is not None
-    assert [line.group_points["R"] for line in score_lines(state.collections)] == [3, 1, 1, 0]
+    assert [line.group_points["R"] for line in score_lines(state.collections, state.cards)] == [3, 1, 1, 0]
     assert result.scores == (3.0, 4.0, 4.0, 3.0)
     assert result.winners == (1, 2)
 
@@ -186,8 +195,8 @@ def test_mf7_everyone_tied_is_a_draw_and_ended_event_reports_it() -> None:
 def test_mf2_discarded_cards_no_longer_score() -> None:
     deck = [card("G", mv=1), card("R", mv=1), card("G", mv=1), card("R", mv=1), card("B", mv=4)]
     state = play(stacked(deck), take(0, "G"), take(0, "R"))
-    mine = state.collections[0][0].card.id
+    mine = state.collections[0][0].card
     state = play(state, take(2, "B", mine))  # seat 0 trades its G for the B
     assert refused(state, 0, take(0, "G")).reason == "not_your_turn"
-    lines = score_lines(state.collections)
+    lines = score_lines(state.collections, state.cards)
     assert lines[0].group_points == {"W": 0, "U": 0, "B": 3, "R": 0, "G": 0, "C": 0}

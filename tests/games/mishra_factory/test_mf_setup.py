@@ -23,22 +23,22 @@ def test_c1_cards_without_magic_back_are_set_aside() -> None:
     token = card("W", magic_back=False)
     deck = cards(6)
     state = new_game([[deck[0], token, *deck[1:3]], deck[3:]])
-    assert ids(state.set_aside) == [token.id]
-    assert token.id not in ids(state.belt) + ids(state.deck)
+    assert state.set_aside == [token.id] and state.cards[token.id] == token
+    assert token.id not in state.belt + state.deck
     assert ENGINE.zones(state)["set_aside"] == [token.id]
 
 
 def test_mf8_first_four_cards_fill_positions_0_to_3_in_order() -> None:
     deck = cards(7)
     state = stacked(deck)
-    assert ids(state.belt) == ids(deck[:4])
-    assert ids(state.deck) == ids(deck[4:])
+    assert state.belt == ids(deck[:4])
+    assert state.deck == ids(deck[4:])
 
 
 def test_mf8_boosters_form_one_deck_in_seat_order_when_unshuffled() -> None:
     a, b, c = cards(2), cards(2), cards(2)
     state = new_game([a, b, c])
-    assert ids(state.belt) + ids(state.deck) == ids(a + b + c)
+    assert state.belt + state.deck == ids(a + b + c)
 
 
 def test_deck_shuffle_is_seeded_c4() -> None:
@@ -46,9 +46,9 @@ def test_deck_shuffle_is_seeded_c4() -> None:
     one = new_game(boosters, shuffle=True, seed=11)
     two = new_game(boosters, shuffle=True, seed=11)
     other = new_game(boosters, shuffle=True, seed=12)
-    order = ids(one.belt) + ids(one.deck)
-    assert order == ids(two.belt) + ids(two.deck)
-    assert order != ids(other.belt) + ids(other.deck)
+    order = one.belt + one.deck
+    assert order == two.belt + two.deck
+    assert order != other.belt + other.deck
     assert sorted(order) == sorted(ids(boosters[0] + boosters[1]))
 
 
@@ -98,18 +98,36 @@ def test_player_count_is_2_to_4(players: int) -> None:
 
 def test_opens_one_mh2_booster_per_player_by_default(catalog) -> None:  # type: ignore[no-untyped-def]
     state = ENGINE.setup(config(3), 99, catalog)
-    everything = state.belt + state.deck + state.set_aside
-    assert len(everything) == 3 * 16
+    everything = [state.cards[i] for i in state.belt + state.deck + state.set_aside]
+    assert len(everything) == 3 * 16 and len(state.cards) == 3 * 16
     assert {c.set for c in everything} == {"MH2"}
-    assert all(not c.magic_back for c in state.set_aside) and len(state.set_aside) == 3
-    assert all(c.magic_back for c in state.belt + state.deck)
+    assert all(not state.cards[i].magic_back for i in state.set_aside) and len(state.set_aside) == 3
+    assert all(state.cards[i].magic_back for i in state.belt + state.deck)
     again = ENGINE.setup(config(3), 99, catalog)
     assert again == state  # C-4: the seed fixes the boosters, the shuffle and the first seat
 
 
+def test_a_seed_gives_the_same_deal_as_always_c4(catalog) -> None:  # type: ignore[no-untyped-def]
+    state = ENGINE.setup(config(3), 5, catalog)
+    assert state.first_seat == 0
+    assert state.belt == ["c2a6a375391", "c1b767d5274", "c47687c966c", "c5c0585a01c"]
+    names = [state.cards[i].name for i in state.belt]
+    assert names == ["So Shiny", "Tavern Scoundrel", "Ornithopter of Paradise", "Break Ties"]
+    assert state.deck[:2] == ["c4f10e6d8e6", "c5876531737"] and len(state.deck) == 41
+
+
+def test_the_card_table_holds_every_card_of_the_game_and_zones_hold_ids() -> None:
+    token = card("W", magic_back=False)
+    deck = cards(6)
+    state = new_game([[deck[0], token, *deck[1:3]], deck[3:]])
+    assert state.cards == {c.id: c for c in [*deck, token]}
+    zoned = state.belt + state.deck + state.set_aside
+    assert all(isinstance(i, str) for i in zoned) and sorted(zoned) == sorted(state.cards)
+
+
 def test_booster_i_uses_sets_i_mod_len(catalog) -> None:  # type: ignore[no-untyped-def]
     state = ENGINE.setup(config(4, sets=("MH2", "ZNR"), shuffle=False), 3, catalog)
-    magic = state.belt + state.deck
+    magic = [state.cards[i] for i in state.belt + state.deck]
     assert [c.set for c in magic[:15]] == ["MH2"] * 15
     assert [c.set for c in magic[15:30]] == ["ZNR"] * 15
     assert [c.set for c in magic[30:45]] == ["MH2"] * 15
@@ -124,4 +142,4 @@ def test_unknown_set_is_bad_config(catalog) -> None:  # type: ignore[no-untyped-
 def test_fewer_than_four_cards_fill_a_short_belt() -> None:
     deck = cards(3)
     state = stacked(deck)
-    assert ids(state.belt) == ids(deck) and state.deck == []
+    assert state.belt == ids(deck) and state.deck == []

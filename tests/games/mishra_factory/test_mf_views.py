@@ -14,7 +14,7 @@ from packplay.games.base import GameConfig, RuleError, clone, events_for
 from packplay.games.mishra_factory import MishraFactoryState
 from packplay.games.mishra_factory.rules import allowed_groups
 from packplay.rng import Rng
-from packplay_protocol.games.mishra_factory import GROUPS, Take, View
+from packplay_protocol.games.mishra_factory import GROUPS, Refilled, Take, Taken, View
 
 AUDIENCES = (None, 0, 1)
 
@@ -35,22 +35,22 @@ def test_deck_is_hidden_from_everyone_only_its_count_is_public() -> None:
         view = ENGINE.view(state, audience)
         assert view.deck_count == 4 and view.seat == audience
         text = encoded(view)
-        assert all(c.id.encode() not in text for c in state.deck)
-        assert ENGINE.hidden_from(state, audience) == frozenset(ids(state.deck))
+        assert all(card_id.encode() not in text for card_id in state.deck)
+        assert ENGINE.hidden_from(state, audience) == frozenset(state.deck)
 
 
 def test_belt_collections_discards_and_set_aside_are_public() -> None:
     token = card("", magic_back=False)
     deck = cards(10)
     state = play(stacked([*deck, token]), take(0, "R"), take(1, "R"))
-    mine = state.collections[0][0].card.id
+    mine = state.collections[0][0].card
     state = play(state, take(3, "R", mine))
     for audience in AUDIENCES:
         view = ENGINE.view(state, audience)
         assert list(view.belt) == state.belt
-        assert ids(view.collections[1].groups["R"]) == [deck[2].id]
-        assert ids(view.collections[0].groups["R"]) == [deck[5].id]
-        assert ids(view.discarded) == [mine] and ids(view.set_aside) == [token.id]
+        assert view.collections[1].groups["R"] == (deck[2].id,)
+        assert view.collections[0].groups["R"] == (deck[5].id,)
+        assert view.discarded == (mine,) and view.set_aside == (token.id,)
         assert set(view.collections[0].groups) == set(GROUPS)
         assert view.turn == 1 and view.turn_number == 3 and view.first_seat == 0
 
@@ -73,6 +73,59 @@ def test_events_are_public_and_show_the_refill() -> None:
     assert all(e.to is None for e in transition.events)
     assert encoded(events_for(transition.events, None)).count(deck[4].id.encode()) == 1
     assert deck[5].id.encode() not in encoded(events_for(transition.events, 1))
+
+
+def test_known_cards_of_every_audience_are_every_card_but_the_deck() -> None:
+    token = card("", magic_back=False)
+    deck = cards(10)
+    state = play(stacked([*deck, token]), take(0, "R"), take(0, "R"))
+    state = play(state, take(2, "R", state.collections[0][0].card))
+    assert state.discarded and state.set_aside and state.deck
+    for audience in AUDIENCES:
+        known = ENGINE.known_cards(state, audience)
+        assert known == sorted(set(ids([*deck, token])) - set(state.deck))
+        assert not set(known) & ENGINE.hidden_from(state, audience)
+
+
+def test_a_card_dealt_from_the_deck_to_the_belt_becomes_known() -> None:
+    deck = cards(6)
+    state = stacked(deck)
+    for audience in AUDIENCES:
+        assert deck[4].id not in ENGINE.known_cards(state, audience)
+    transition = ENGINE.apply(state, 0, take(0, "R"))
+    refill = transition.events[1].event
+    assert isinstance(refill, Refilled) and refill.card == deck[4].id
+    for audience in AUDIENCES:
+        known = ENGINE.known_cards(transition.state, audience)
+        assert deck[4].id in known and deck[5].id not in known
+        assert ENGINE.view(transition.state, audience).belt[3] == deck[4].id
+
+
+def test_views_and_events_name_cards_by_id_without_their_facts() -> None:
+    deck = cards(8)
+    state = play(stacked(deck), take(0, "R"), take(0, "R"))
+    transition = ENGINE.apply(state, 0, take(3, "R", state.collections[0][0].card))
+    for audience in AUDIENCES:
+        for payload in (ENGINE.view(transition.state, audience), events_for(transition.events, audience)):
+            assert b"Test card" not in encoded(payload) and b'"name"' not in encoded(payload)
+            assert named(transition.state, payload) <= set(ENGINE.known_cards(transition.state, audience))
+    taken = transition.events[0].event
+    assert isinstance(taken, Taken) and (taken.card, taken.discarded) == (deck[5].id, deck[0].id)
+
+
+def named(state: MishraFactoryState, payload: Any) -> set[str]:
+    """The card ids a view or events name: every string in them that is a card of the game."""
+    found: set[str] = set()
+    pending = [msgspec.to_builtins(payload)]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str) and value in state.cards:
+            found.add(value)
+        elif isinstance(value, dict):
+            pending.extend([*value.keys(), *value.values()])
+        elif isinstance(value, list):
+            pending.extend(value)
+    return found
 
 
 def test_zones_hold_every_card_once() -> None:
@@ -118,7 +171,7 @@ def test_legal_actions_describe_exactly_what_apply_accepts() -> None:
     state = stacked(deck)
     for _ in range(5):
         assert described(state, state.turn) == accepted(state, state.turn)
-        state = play(state, take(0, allowed_groups(state.belt[0])[-1]))
+        state = play(state, take(0, allowed_groups(state.cards[state.belt[0]])[-1]))
     assert described(state, state.turn) == accepted(state, state.turn)
     assert ENGINE.legal_actions(state, 1 - state.turn).empty
 
@@ -152,8 +205,12 @@ def random_game(catalog: Any, players: int, seed: int) -> list[MishraFactoryStat
 def check_no_leak(state: MishraFactoryState, events: Any) -> None:
     for audience in (None, *range(state.players)):
         hidden = ENGINE.hidden_from(state, audience)
-        text = encoded(ENGINE.view(state, audience)) + encoded(events_for(events, audience))
+        view, seen = ENGINE.view(state, audience), events_for(events, audience)
+        text = encoded(view) + encoded(seen)
         assert not any(h.encode() in text for h in hidden)
+        known = ENGINE.known_cards(state, audience)
+        assert set(known) == set(state.cards) - set(state.deck)
+        assert named(state, view) | named(state, seen) <= set(known)
         assert isinstance(msgspec.json.decode(encoded(ENGINE.view(state, audience)), type=View), View)
 
 

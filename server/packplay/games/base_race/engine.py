@@ -84,3 +84,7 @@ class BaseRace(Game[BaseRaceState]):
 
     def hidden_from(self, state: BaseRaceState, audience: Audience) -> frozenset[str]:
         return views.hidden_from(state, audience)
+
+    def known_cards(self, state: BaseRaceState, audience: Audience) -> list[str]:
+        """The same cards as the default (every card not hidden), without scanning them all."""
+        return views.known_cards(state, audience)

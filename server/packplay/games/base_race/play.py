@@ -6,12 +6,11 @@ from packplay.games.base import Emitted, RuleError
 from packplay.games.base_race.battle import resolve
 from packplay.games.base_race.state import (
     NEIGHBOURS,
+    ROW_COL,
     SEATS,
-    SQUARES,
     BaseRaceState,
     layout_squares,
     on_board,
-    row_col,
     square,
 )
 from packplay_protocol.games.base_race import (
@@ -57,7 +56,7 @@ def _start(state: BaseRaceState) -> list[Emitted]:
     state.turn = state.normal_seat = first
     pieces = tuple(
         Piece(id=card_id, owner=state.owners[card_id], row=row, col=col, face_up=False)
-        for (row, col), card_id in zip(map(row_col, range(SQUARES)), state.board, strict=True)
+        for (row, col), card_id in zip(ROW_COL, state.board, strict=True)
         if card_id is not None
     )
     return [Emitted(BoardSet(pieces=pieces, first_seat=first)), Emitted(TurnStarted(seat=first, extra=False))]
@@ -73,7 +72,7 @@ def legal_moves(state: BaseRaceState, seat: int) -> list[Move]:
         for target in NEIGHBOURS[index]:
             other = state.board[target]
             if other is None or owners[other] != seat:
-                row, col = row_col(target)
+                row, col = ROW_COL[target]
                 moves.append(Move(card=card_id, row=row, col=col))
     return moves
 
@@ -95,8 +94,11 @@ def check_move(state: BaseRaceState, seat: int, action: Move) -> tuple[int, int]
 
 
 def _square_of(state: BaseRaceState, seat: int, card_id: str) -> int:
-    if state.owners.get(card_id) == seat and card_id in state.board:
-        return state.board.index(card_id)
+    if state.owners.get(card_id) == seat:
+        try:
+            return state.board.index(card_id)
+        except ValueError:
+            pass
     raise RuleError("card", "that is not one of your cards on the board")
 
 
@@ -115,7 +117,7 @@ def _step(state: BaseRaceState, seat: int, origin: int, target: int) -> Moved:
     card_id = state.board[origin]
     assert card_id is not None
     state.board[target], state.board[origin] = card_id, None
-    (from_row, from_col), (row, col) = row_col(origin), row_col(target)
+    (from_row, from_col), (row, col) = ROW_COL[origin], ROW_COL[target]
     return Moved(seat=seat, card=card_id, from_row=from_row, from_col=from_col, row=row, col=col)
 
 
@@ -135,11 +137,11 @@ def _battle(state: BaseRaceState, seat: int, origin: int, target: int) -> Battle
     moved = outcome.game_winner is None and not outcome.attacker_lost and outcome.defender_lost
     if moved:
         state.board[target], state.board[origin] = attacker, None
-    (from_row, from_col), (row, col) = row_col(origin), row_col(target)
+    (from_row, from_col), (row, col) = ROW_COL[origin], ROW_COL[target]
     return Battle(
         seat=seat,
-        attacker=state.cards[attacker],
-        defender=state.cards[defender],
+        attacker=attacker,
+        defender=defender,
         from_row=from_row,
         from_col=from_col,
         row=row,

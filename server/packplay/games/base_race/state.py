@@ -81,3 +81,5 @@ def neighbours(index: int) -> list[int]:
 
 
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(tuple(neighbours(i)) for i in range(SQUARES))
+ROW_COL: tuple[tuple[int, int], ...] = tuple(row_col(i) for i in range(SQUARES))
+"""The (row, col) of every square, by index."""

@@ -1,11 +1,9 @@
-"""What each audience may see (BR-6, C-5, C-6): views, zones and hidden cards."""
+"""What each audience may see (BR-6, C-5, C-6): views, zones, hidden and known cards."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from packplay.games.base import Audience
-from packplay.games.base_race.state import SEATS, BaseRaceState, row_col
+from packplay.games.base_race.state import ROW_COL, SEATS, BaseRaceState
 from packplay_protocol.games.base_race import Phase, Piece, View
 from packplay_protocol.games.common import GameResult
 
@@ -27,23 +25,26 @@ def phase(state: BaseRaceState) -> Phase:
 
 
 def view(state: BaseRaceState, audience: Audience) -> View:
-    """BR-6: every position is public, a face-down card's identity is its owner's only."""
+    """BR-6: every position is public, a face-down card's identity is its owner's only.
+
+    Cards are named by id; the audience's card table (``known_cards``) gives the facts
+    of those it may know.
+    """
     outcome = result(state)
-    cards = state.cards
-    own_hand = state.hands[audience] if audience is not None else []
+    over, laid_out, hands = outcome is not None, state.laid_out, state.hands
     return View(
         seat=audience,
         phase=phase(state),
-        laid_out=tuple(seat in state.laid_out for seat in SEATS),
-        hand=tuple(cards[card_id] for card_id in sorted(own_hand)),
-        hand_counts=tuple(len(hand) for hand in state.hands),
-        board=tuple(_pieces(state, audience)),
-        discard=tuple(cards[card_id] for card_id in state.discard),
-        set_aside=tuple(cards[card_id] for card_id in state.set_aside),
+        laid_out=(0 in laid_out, 1 in laid_out),
+        hand=tuple(sorted(hands[audience])) if audience is not None else (),
+        hand_counts=(len(hands[0]), len(hands[1])),
+        board=_pieces(state, audience),
+        discard=tuple(state.discard),
+        set_aside=tuple(state.set_aside),
         out_count=len(state.out),
-        out=tuple(cards[card_id] for card_id in state.out) if state.over else (),
-        first_seat=state.laid_out[0] if state.laid_out else None,
-        turn=state.turn if state.board_set and not state.over else None,
+        out=tuple(state.out) if over else (),
+        first_seat=laid_out[0] if laid_out else None,
+        turn=state.turn if state.board_set and not over else None,
         extra_turns=tuple(state.extra_turns),
         moves=state.moves,
         move_limit=state.move_limit,
@@ -52,19 +53,22 @@ def view(state: BaseRaceState, audience: Audience) -> View:
     )
 
 
-def _pieces(state: BaseRaceState, audience: Audience) -> Iterator[Piece]:
+def _pieces(state: BaseRaceState, audience: Audience) -> tuple[Piece, ...]:
     """The board in square order; before both layouts are in, only the viewer's own (C-5)."""
-    for index, card_id in enumerate(state.board):
+    owners, revealed = state.owners, set(state.revealed)
+    only_own, all_known = not state.board_set, state.over
+    pieces = []
+    for card_id, (row, col) in zip(state.board, ROW_COL, strict=True):
         if card_id is None:
             continue
-        owner = state.owners[card_id]
-        if not state.board_set and owner != audience:
+        owner = owners[card_id]
+        if only_own and owner != audience:
             continue
-        face_up = card_id in state.revealed
-        known = face_up or owner == audience or state.over
-        row, col = row_col(index)
-        card = state.cards[card_id] if known else None
-        yield Piece(id=card_id, owner=owner, row=row, col=col, face_up=face_up, card=card)
+        face_up = card_id in revealed
+        known = face_up or owner == audience or all_known
+        card = card_id if known else None
+        pieces.append(Piece(id=card_id, owner=owner, row=row, col=col, face_up=face_up, card=card))
+    return tuple(pieces)
 
 
 def zones(state: BaseRaceState) -> dict[str, list[str]]:
@@ -87,9 +91,27 @@ def hidden_from(state: BaseRaceState, audience: Audience) -> frozenset[str]:
     for seat in SEATS:
         if seat != audience:
             hidden.update(state.hands[seat])
+    owners, revealed = state.owners, state.revealed
     hidden.update(
         card_id
         for card_id in state.board
-        if card_id is not None and state.owners[card_id] != audience and card_id not in state.revealed
+        if card_id is not None and owners[card_id] != audience and card_id not in revealed
     )
     return frozenset(hidden)
+
+
+def known_cards(state: BaseRaceState, audience: Audience) -> list[str]:
+    """Every card not in ``hidden_from``, sorted, built from the public side of BR-6.
+
+    Set-aside and discarded cards, the audience's own hand and board cards and the
+    face-up ones; every card once the game is over.
+    """
+    if state.over:
+        return sorted(state.cards)
+    owners, revealed = state.owners, state.revealed
+    known = [*state.set_aside, *state.discard]
+    if audience is not None:
+        known += state.hands[audience]
+    known += [c for c in state.board if c is not None and (owners[c] == audience or c in revealed)]
+    known.sort()
+    return known

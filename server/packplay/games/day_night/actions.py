@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from packplay.cards.model import COLOR_ORDER, CardInstance, Color
+from packplay.cards.model import COLOR_ORDER, Color
 from packplay.games.base import Emitted, RuleError, told_apart
 from packplay.games.day_night import flow
 from packplay.games.day_night.state import SEATS, DayNightState
@@ -56,14 +56,14 @@ def apply_place(state: DayNightState, seat: int, action: Place) -> list[Emitted]
     chosen = set(ids)
     if len(chosen) != len(ids):
         raise RuleError("DN-1", "a card can fill only one slot")
-    hand = {card.id: card for card in state.hands[seat]}
-    if not chosen <= hand.keys():
+    hand = state.hands[seat]
+    if not chosen.issubset(hand):
         raise RuleError("card", "a chosen card is not in your hand")
-    row = [hand[card_id] for card_id in ids]
-    state.rows[seat] = row
-    state.hands[seat] = [card for card in state.hands[seat] if card.id not in chosen]
+    row = tuple(ids)
+    state.rows[seat] = list(row)
+    state.hands[seat] = [card_id for card_id in hand if card_id not in chosen]
     events = told_apart(
-        seat, RowPlaced(seat=seat, count=len(row), cards=tuple(row)), RowPlaced(seat=seat, count=len(row))
+        seat, RowPlaced(seat=seat, count=len(row), cards=row), RowPlaced(seat=seat, count=len(row))
     )
     if all(state.rows[other] for other in range(SEATS)):
         flow.reveal_rows(state, events)
@@ -73,10 +73,10 @@ def apply_place(state: DayNightState, seat: int, action: Place) -> list[Emitted]
 def apply_replace(state: DayNightState, seat: int, action: Replace) -> list[Emitted]:
     """DN-2: the replacement is a card from hand; both replacements are revealed together."""
     check_phase(state, "replace", "a replacement")
-    card = next((c for c in state.hands[seat] if c.id == action.card), None)
-    if card is None:
+    card = action.card
+    if not isinstance(card, str) or card not in state.hands[seat]:
         raise RuleError("DN-2", "the replacement must be a card from your hand")
-    state.choices[seat] = card.id
+    state.choices[seat] = card
     if state.pending():
         return commit_events(seat, ChoiceCommitted(seat=seat, step="replace", card=card))
     events: list[Emitted] = []
@@ -88,20 +88,19 @@ def apply_replace(state: DayNightState, seat: int, action: Replace) -> list[Emit
 
 def replace(state: DayNightState, seat: int, events: list[Emitted]) -> None:
     """The colorless card leaves the game (face up); the chosen card takes its slot."""
-    chosen = state.choices[seat]
-    card = next(c for c in state.hands[seat] if c.id == chosen)
+    card = str(state.choices[seat])
     old = state.rows[seat][state.slot]
     state.hands[seat].remove(card)
     state.discards[seat].append(old)
     state.rows[seat][state.slot] = card
-    state.public.add(card.id)
+    state.public.add(card)
     events.append(Emitted(CardReplaced(slot=state.slot, seat=seat, discarded=old, card=card)))
 
 
 def apply_declare(state: DayNightState, seat: int, action: Declare) -> list[Emitted]:
     """DN-4: one of the card's colors; two declarations are revealed together."""
     check_phase(state, "declare", "a declaration")
-    card: CardInstance = state.rows[seat][state.slot]
+    card = state.cards[state.rows[seat][state.slot]]
     color = COLORS.get(action.color) if isinstance(action.color, str) else None
     if color is None or color not in card.colors:
         raise RuleError("DN-4", "declare one of your card's colors")

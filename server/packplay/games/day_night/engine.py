@@ -39,12 +39,12 @@ class DayNight(Game[DayNightState]):
         return state.pending()
 
     def _legal_actions(self, state: DayNightState, seat: int) -> LegalActions[Any]:
-        hand = tuple(card.id for card in state.hands[seat])
+        hand = tuple(state.hands[seat])
         if state.phase == "place":
             return place_actions(hand, state.k)
         if state.phase == "replace":
             return replace_actions(hand)
-        card = state.rows[seat][state.slot]
+        card = state.cards[state.rows[seat][state.slot]]
         return LegalActions(actions=tuple(Declare(color=color) for color in card.colors))
 
     def _apply(self, state: DayNightState, seat: int, action: Any) -> list[Emitted]:
@@ -73,6 +73,9 @@ class DayNight(Game[DayNightState]):
 
     def hidden_from(self, state: DayNightState, audience: Audience) -> frozenset[str]:
         return views.hidden_from(state, audience)
+
+    def known_cards(self, state: DayNightState, audience: Audience) -> list[str]:
+        return views.known_cards(state, audience)
 
 
 def place_actions(hand: tuple[str, ...], k: int) -> LegalActions[Any]:

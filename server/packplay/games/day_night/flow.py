@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, told_apart
 from packplay.games.day_night.colors import is_colorless, is_multicolored, pair_outcome
 from packplay.games.day_night.state import SEATS, DayNightState
@@ -89,7 +88,7 @@ def resolve(state: DayNightState, events: list[Emitted]) -> None:
 
 def reveal_pair(state: DayNightState, events: list[Emitted]) -> None:
     day, night = (state.rows[state.seat_of(role)][state.slot] for role in ("day", "night"))
-    state.public.update((day.id, night.id))
+    state.public.update((day, night))
     state.revealed += 1
     events.append(Emitted(PairRevealed(slot=state.slot, day=day, night=night)))
 
@@ -100,7 +99,7 @@ def awaits_replacement(state: DayNightState, events: list[Emitted]) -> bool:
     need: list[int] = []
     for seat in range(SEATS):
         card = state.rows[seat][state.slot]
-        if not is_colorless(card) or state.duds[seat][state.slot]:
+        if state.duds[seat][state.slot] or not is_colorless(state.cards[card]):
             continue
         if state.hands[seat]:
             need.append(seat)
@@ -116,9 +115,9 @@ def awaits_declaration(state: DayNightState) -> bool:
     A mono-colored card's color is known from here on; a dud has none (DN-3)."""
     slot, need = state.slot, []
     for seat in range(SEATS):
-        card = state.rows[seat][slot]
         if state.duds[seat][slot] or state.colors[seat][slot] is not None:
             continue
+        card = state.cards[state.rows[seat][slot]]
         if is_multicolored(card):
             need.append(seat)
         else:
@@ -154,13 +153,9 @@ def end_round(state: DayNightState, events: list[Emitted]) -> None:
                 state.discards[seat].append(card)
             else:
                 state.hands[seat].append(card)
-        state.hands[seat].sort(key=card_id)
+        state.hands[seat].sort()
         state.rows[seat] = []
     state.need, state.choices = [], [None] * SEATS
     state.duds, state.colors, state.outcomes = [[], []], [[], []], []
     state.revealed = state.slot = 0
     events.append(Emitted(RoundEnded(round=state.round, scores=scores(state))))
-
-
-def card_id(card: CardInstance) -> str:
-    return card.id

@@ -52,9 +52,9 @@ def new_game(
     cards = {card.id: card for booster in boosters for card in booster}
     state = DayNightState(cards=cards, config=config, seed=seed, day_seat=day_seat)
     for seat, booster in enumerate(boosters):
-        state.hands[seat] = sorted((c for c in booster if c.magic_back), key=lambda c: c.id)
-        state.set_aside[seat] = [c for c in booster if not c.magic_back]  # C-1
-        state.public.update(c.id for c in state.set_aside[seat])
+        state.hands[seat] = sorted(c.id for c in booster if c.magic_back)
+        state.set_aside[seat] = [c.id for c in booster if not c.magic_back]  # C-1
+        state.public.update(state.set_aside[seat])
     events: list[Emitted] = []
     flow.start_round(state, events)
     return state

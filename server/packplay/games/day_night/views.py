@@ -1,9 +1,11 @@
 """What each audience sees (C-6), the card zones, and the hidden card ids.
 
-A seat sees its own hand, row and buried cards; everyone sees the pairs already
-revealed, piles, face-up discards and set-aside cards (C-1). A face-down row card is
-shown by slot only, without its id: a card revealed in an earlier round and taken
-back to hand must not be traceable to its new slot. After the end all is shown.
+Views name cards by id; the audience's card table (``known_cards``: every card not
+in ``hidden_from``) carries their facts. A seat sees its own hand, row and buried
+cards; everyone sees the pairs already revealed, piles, face-up discards and
+set-aside cards (C-1). A face-down row card is shown by slot only, without its id: a
+card revealed in an earlier round and taken back to hand stays in every card table,
+but must not be traceable to its new slot. After the end all is shown.
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def zones(state: DayNightState) -> dict[str, list[str]]:
             ("buried", state.buried[seat]),
             ("set_aside", state.set_aside[seat]),
         ):
-            found[f"{name}:{seat}"] = [card.id for card in cards]
+            found[f"{name}:{seat}"] = list(cards)
     return found
 
 
@@ -92,7 +94,11 @@ def hidden_from(state: DayNightState, audience: Audience) -> frozenset[str]:
     hidden: set[str] = set()
     for seat in range(SEATS):
         if seat != viewer:
-            hidden.update(card.id for card in state.hands[seat])
-            hidden.update(card.id for card in state.rows[seat][state.revealed :])
-            hidden.update(card.id for card in state.buried[seat])
-    return frozenset(hidden - state.public)
+            hidden.update(state.hands[seat], state.rows[seat][state.revealed :], state.buried[seat])
+    hidden.difference_update(state.public)
+    return frozenset(hidden)
+
+
+def known_cards(state: DayNightState, audience: Audience) -> list[str]:
+    """Every card id not hidden from ``audience``, sorted (the audience's card table)."""
+    return sorted(state.cards.keys() - hidden_from(state, audience))

@@ -6,7 +6,6 @@ from typing import Any
 
 import msgspec
 
-from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, place_in_turn_order
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
@@ -48,9 +47,9 @@ class MishraFactory(Game[MishraFactoryState]):
     def _legal_actions(self, state: MishraFactoryState, seat: int) -> LegalActions[Any]:
         actions: list[Take] = []
         choices: list[ChooseCards] = []
-        discards = tuple(entry.card.id for entry in state.collections[seat])
-        for position, card in enumerate(state.belt):
-            for group in rules.allowed_groups(card):
+        discards = tuple(entry.card for entry in state.collections[seat])
+        for position, card_id in enumerate(state.belt):
+            for group in rules.allowed_groups(state.cards[card_id]):
                 if not rules.is_back(position):
                     actions.append(Take(belt_position=position, group=group))
                 elif discards:  # MF-2
@@ -75,14 +74,14 @@ class MishraFactory(Game[MishraFactoryState]):
         if refilled is not None:
             events.append(Emitted(refill_event(state, refilled)))
         if state.over:
-            lines = scoring.score_lines(state.collections)
+            lines = scoring.score_lines(state.collections, state.cards)
             events.append(Emitted(Ended(scores=lines, winners=scoring.winners(lines))))
         return events
 
     def result(self, state: MishraFactoryState) -> GameResult | None:
         if not state.over:
             return None
-        lines = scoring.score_lines(state.collections)
+        lines = scoring.score_lines(state.collections, state.cards)
         winners = scoring.winners(lines)
         return GameResult(
             winners=winners,
@@ -116,5 +115,5 @@ def discard_choice(position: int, group: Group, discards: tuple[str, ...]) -> Ch
     )
 
 
-def refill_event(state: MishraFactoryState, card: CardInstance) -> Refilled:
+def refill_event(state: MishraFactoryState, card: str) -> Refilled:
     return Refilled(belt_position=len(state.belt) - 1, card=card, deck_count=len(state.deck))

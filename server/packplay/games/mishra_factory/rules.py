@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from packplay.cards.model import Card, CardInstance
+from packplay.cards.model import Card
 from packplay.games.base import RuleError
 from packplay.games.mishra_factory.state import Collected, MishraFactoryState
 from packplay_protocol.games.mishra_factory import FRONT_SIZE, GROUPS, Group, Take
@@ -41,7 +41,7 @@ def validate_take(state: MishraFactoryState, seat: int, action: Any) -> Take:
     position = action.belt_position
     if type(position) is not int or not 0 <= position < len(state.belt):
         raise RuleError("belt", f"no card at belt position {position!r}")
-    if action.group not in allowed_groups(state.belt[position]):
+    if action.group not in allowed_groups(state.cards[state.belt[position]]):
         raise RuleError("MF-1", f"this card cannot join group {action.group!r}")
     if not is_back(position):
         if action.discard is not None:
@@ -59,15 +59,15 @@ def validate_take(state: MishraFactoryState, seat: int, action: Any) -> Take:
 def find_collected(collection: list[Collected], card_id: Any) -> int | None:
     """The index of the card ``card_id`` in a collection, or None."""
     for index, entry in enumerate(collection):
-        if entry.card.id == card_id:
+        if entry.card == card_id:
             return index
     return None
 
 
-def take(state: MishraFactoryState, seat: int, action: Take) -> tuple[CardInstance, CardInstance | None]:
+def take(state: MishraFactoryState, seat: int, action: Take) -> tuple[str, str | None]:
     """Apply a validated take: pay (MF-2), collect, slide the belt forward.
 
-    Returns the card taken and the card discarded (None for a front card).
+    Returns the id of the card taken and of the card discarded (None for a front card).
     """
     discarded = None
     collection = state.collections[seat]
@@ -81,8 +81,9 @@ def take(state: MishraFactoryState, seat: int, action: Take) -> tuple[CardInstan
     return card, discarded
 
 
-def refill(state: MishraFactoryState) -> CardInstance | None:
-    """Deal the deck's top card to the back of the belt; None when the deck is empty (MF-3)."""
+def refill(state: MishraFactoryState) -> str | None:
+    """Deal the deck's top card to the back of the belt: its id, or None when the deck
+    is empty (MF-3)."""
     if not state.deck or len(state.belt) >= BELT_SIZE:
         return None
     card = state.deck.pop(0)

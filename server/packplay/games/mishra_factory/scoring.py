@@ -3,8 +3,9 @@ and the winners (MF-7)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
+from packplay.cards.model import CardInstance
 from packplay.games.mishra_factory.state import Collected
 from packplay_protocol.games.mishra_factory import GROUPS, Group, ScoreLine
 
@@ -18,13 +19,13 @@ Key = tuple[int, float]
 """How a seat's group ranks: its size, then its highest mana value (MF-5)."""
 
 
-def group_keys(collections: Sequence[Sequence[Collected]], group: Group) -> dict[int, Key]:
-    """The ranking key of each seat with at least one card in ``group``."""
-    keys: dict[int, Key] = {}
-    for seat, collection in enumerate(collections):
-        values = [entry.card.mana_value for entry in collection if entry.group == group]
-        if values:
-            keys[seat] = (len(values), max(values))
+def group_keys(collection: Sequence[Collected], cards: Mapping[str, CardInstance]) -> dict[Group, Key]:
+    """The ranking key of each non-empty group of one collection, in one pass."""
+    keys: dict[Group, Key] = {}
+    for entry in collection:
+        value = cards[entry.card].mana_value
+        size, top = keys.get(entry.group, (0, value))
+        keys[entry.group] = (size + 1, max(top, value))
     return keys
 
 
@@ -33,20 +34,33 @@ def rank_points(keys: dict[int, Key]) -> dict[int, int]:
     its points rounded up (3 -> 2, 2 -> 1)."""
     points: dict[int, int] = {}
     for seat, key in keys.items():
-        rank = 1 + sum(1 for other in keys.values() if other > key)
-        tied = sum(1 for other in keys.values() if other == key)
+        rank, tied = 1, 0
+        for other in keys.values():
+            if other > key:
+                rank += 1
+            elif other == key:
+                tied += 1
         full = RANK_POINTS.get(rank, 0)
         points[seat] = full if tied == 1 else (full + 1) // 2
     return points
 
 
-def score_lines(collections: Sequence[Sequence[Collected]]) -> tuple[ScoreLine, ...]:
-    """Every seat's points as the collections stand (final once the game is over)."""
-    per_group = {group: rank_points(group_keys(collections, group)) for group in GROUPS}
+def score_lines(
+    collections: Sequence[Sequence[Collected]], cards: Mapping[str, CardInstance]
+) -> tuple[ScoreLine, ...]:
+    """Every seat's points as the collections stand (final once the game is over).
+
+    ``cards`` gives the facts of the collected cards (their mana values).
+    """
+    seat_keys = [group_keys(collection, cards) for collection in collections]
+    points: list[dict[Group, int]] = [dict.fromkeys(GROUPS, 0) for _ in collections]
+    for group in GROUPS:
+        keys = {seat: mine[group] for seat, mine in enumerate(seat_keys) if group in mine}
+        for seat, earned in rank_points(keys).items():
+            points[seat][group] = earned
     lines = []
-    for seat, collection in enumerate(collections):
-        group_points = {group: per_group[group].get(seat, 0) for group in GROUPS}
-        bonus = GROUPS_BONUS.get(len({entry.group for entry in collection}), 0)
+    for seat, group_points in enumerate(points):
+        bonus = GROUPS_BONUS.get(len(seat_keys[seat]), 0)
         total = sum(group_points.values()) + bonus
         lines.append(ScoreLine(seat=seat, group_points=group_points, groups_bonus=bonus, total=total))
     return tuple(lines)

@@ -9,6 +9,7 @@ first seat is drawn (unless ``first_seat`` is given).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import attrgetter
 from typing import Any
 
 from packplay.cards.model import CardInstance
@@ -51,14 +52,14 @@ def new_game(
     rng = Rng(seed)
     boosters = game_boosters(config, config.players, DEFAULT_SETS, catalog, rng, boosters)
     cards = [card for booster in boosters for card in booster]
-    deck = [card for card in cards if card.magic_back]
-    set_aside = [card for card in cards if not card.magic_back]  # C-1
+    deck = [card.id for card in cards if card.magic_back]
+    set_aside = [card.id for card in cards if not card.magic_back]  # C-1
     if shuffle:
         rng.shuffle(deck)
     if first_seat is None:
         first_seat = rng.below(config.players)
     return MishraFactoryState(
-        cards={card.id: card for card in cards},
+        cards=card_table(cards),
         config=config,
         seed=seed,
         players=config.players,
@@ -69,3 +70,9 @@ def new_game(
         collections=[[] for _ in range(config.players)],
         set_aside=set_aside,
     )
+
+
+def card_table(cards: Sequence[CardInstance]) -> dict[str, CardInstance]:
+    """Every card by id, in id order: the audience's card table is then a sorted list
+    already, and sorting it again costs next to nothing."""
+    return {card.id: card for card in sorted(cards, key=attrgetter("id"))}

@@ -1,18 +1,23 @@
-"""The state of one Mishra's Factory game: deck, belt, collections, discards."""
+"""The state of one Mishra's Factory game: deck, belt, collections, discards.
+
+Every zone holds card ids; the facts of each card are in ``cards`` (filled at setup).
+"""
 
 from __future__ import annotations
 
 import msgspec
 
-from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, GameState
 from packplay_protocol.games.mishra_factory import Group
 
 
-class Collected(msgspec.Struct, kw_only=True):
-    """A collected card and the group it was declared into (MF-1: it stays there)."""
+class Collected(msgspec.Struct, kw_only=True, array_like=True):
+    """A collected card's id and the group it was declared into (MF-1: it stays there).
 
-    card: CardInstance
+    Stored as a pair, ``[card, group]``: collections are most of the state.
+    """
+
+    card: str
     group: Group
 
 
@@ -28,11 +33,11 @@ class MishraFactoryState(GameState, kw_only=True):
     first_seat: int
     turn: int
     turn_number: int = 0
-    deck: list[CardInstance]
-    belt: list[CardInstance]
+    deck: list[str]
+    belt: list[str]
     collections: list[list[Collected]]
-    discarded: list[CardInstance] = msgspec.field(default_factory=list)
-    set_aside: list[CardInstance] = msgspec.field(default_factory=list)
+    discarded: list[str] = msgspec.field(default_factory=list)
+    set_aside: list[str] = msgspec.field(default_factory=list)
 
     @property
     def over(self) -> bool:

@@ -13,7 +13,6 @@ from packplay.games.wedding_planner.state import (
     WeddingState,
     current_seat,
     is_over,
-    players,
 )
 from packplay_protocol.games.wedding_planner import Discarded, Drew, Revealed, Score, Took
 
@@ -27,7 +26,7 @@ def draw(state: WeddingState, seat: int) -> list[Emitted]:
     state.hands[seat].append(card)
     state.phase = "discard"
     count = len(state.draw)
-    private = Drew(seat=seat, draw_count=count, card=state.cards[card])
+    private = Drew(seat=seat, draw_count=count, card=card)
     return told_apart(seat, private, Drew(seat=seat, draw_count=count))
 
 
@@ -42,7 +41,7 @@ def take(state: WeddingState, seat: int, card: str) -> list[Emitted]:
     state.hands[seat].extend(taken)
     state.revealed.extend(taken)
     state.phase = "discard"
-    return [Emitted(Took(seat=seat, cards=tuple(state.cards[c] for c in taken)))]
+    return [Emitted(Took(seat=seat, cards=tuple(taken)))]
 
 
 def discard(state: WeddingState, seat: int, card: str) -> list[Emitted]:
@@ -59,7 +58,7 @@ def discard(state: WeddingState, seat: int, card: str) -> list[Emitted]:
     state.phase = "pickup"
     over = is_over(state)
     next_seat = None if over else current_seat(state)
-    events = [Emitted(Discarded(seat=seat, card=state.cards[card], next_seat=next_seat))]
+    events = [Emitted(Discarded(seat=seat, card=card, next_seat=next_seat))]
     if over:
         events.append(Emitted(revelation(state)))
     return events
@@ -77,8 +76,8 @@ def revelation(state: WeddingState) -> Revealed:
     """WP-5: the end-of-game reveal of every hand and theme with the scores."""
     scores = final_scores(state)
     return Revealed(
-        themes=tuple(_theme_card(state, seat) for seat in range(players(state))),
-        hands=tuple(tuple(state.cards[c] for c in sorted(hand)) for hand in state.hands),
+        themes=tuple(state.themes),
+        hands=tuple(tuple(sorted(hand)) for hand in state.hands),
         scores=scores,
         winners=winners(scores),
     )

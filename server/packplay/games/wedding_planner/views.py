@@ -4,13 +4,14 @@ During play an audience sees: the discard pile (public, ordered), the set-aside
 cards (public), the draw pile's count only, its own hand and theme, and of every
 other hand its count and the cards that seat took face up from the discard pile.
 After the end everything is shown, draw pile included.
+
+Views name cards by id; the facts of the cards an audience may know travel in
+the card table beside the view (``Game.known_cards``: every card not in
+``hidden_from``), so every id a view or event names is outside ``hidden_from``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
-from packplay.cards.model import CardInstance
 from packplay.games.base import Audience
 from packplay.games.wedding_planner.moves import final_scores
 from packplay.games.wedding_planner.scoring import winners
@@ -40,10 +41,10 @@ def render(state: WeddingState, audience: Audience) -> View:
         turns_per_player=TURNS_PER_PLAYER,
         turns_done=state.turns_done,
         draw_count=len(state.draw),
-        discard=_cards(state, state.discard),
-        set_aside=_cards(state, sorted(state.set_aside)),
+        discard=tuple(state.discard),
+        set_aside=tuple(sorted(state.set_aside)),
         seats=tuple(_seat(state, seat, viewer, scores) for seat in range(players(state))),
-        draw_pile=_cards(state, state.draw) if over else (),
+        draw_pile=tuple(state.draw) if over else (),
         winners=winners(scores) if scores else (),
     )
 
@@ -56,16 +57,12 @@ def _seat(state: WeddingState, seat: int, viewer: int | None, scores: tuple[Scor
     return SeatView(
         seat=seat,
         hand_count=len(hand),
-        cards=_cards(state, sorted(visible)),
+        cards=tuple(sorted(visible)),
         has_theme=theme is not None,
-        theme=state.cards[theme] if sees_all and theme is not None else None,
+        theme=theme if sees_all else None,
         turns_taken=turns_taken(state, seat),
         score=None if scores is None else scores[seat],
     )
-
-
-def _cards(state: WeddingState, ids: Iterable[str]) -> tuple[CardInstance, ...]:
-    return tuple(state.cards[card] for card in ids)
 
 
 def zones(state: WeddingState) -> dict[str, list[str]]:

@@ -1,0 +1,171 @@
+/**
+ * The REST lobby of protocol v2 (`/v2`), over `fetch`: create, list, read, join and
+ * leave games, read replays, health and readiness, the rules reference. Every
+ * refusal throws an {@link ApiError} carrying the problem document's stable `code`.
+ *
+ * ```js
+ * const rest = new PackplayRest("http://127.0.0.1:8000");
+ * const game = await rest.createGame({ game: "day_night", players: 2 });
+ * const grant = await rest.joinSeat(game.game_id, { name: "Ada" });  // grant.token: keep it secret
+ * ```
+ *
+ * @module
+ */
+
+import { GAME_TYPES } from "./catalog.js";
+
+export const API_PREFIX = "/v2";
+
+/** A refusal of the server: `code` is the problem document's (`ErrorCode`), `status` the HTTP status. */
+export class ApiError extends Error {
+  /**
+   * @param {{code: string, status: number, title?: string, detail?: string | null, type?: string, instance?: string | null}} problem
+   */
+  constructor(problem) {
+    super(problem.detail ? `${problem.code}: ${problem.detail}` : problem.code);
+    this.name = "ApiError";
+    this.code = problem.code;
+    this.status = problem.status;
+    this.detail = problem.detail ?? null;
+    this.problem = problem;
+  }
+}
+
+// A code for a status whose body is no problem document (a proxy's error page, say).
+const STATUS_CODES = { 400: "bad_message", 401: "unauthorized", 403: "forbidden", 404: "not_found", 409: "game_started", 413: "frame_too_large", 422: "validation_failed", 429: "rate_limited", 503: "unavailable" };
+
+/** A client of one server's lobby. */
+export class PackplayRest {
+  /**
+   * @param {string} [baseUrl]  the server, e.g. `https://packplay.example` (default: this page's origin)
+   * @param {{fetch?: typeof fetch}} [options]
+   */
+  constructor(baseUrl = globalThis.location?.origin ?? "", { fetch: fetcher = globalThis.fetch } = {}) {
+    if (typeof fetcher !== "function") throw new TypeError("no fetch: pass one, new PackplayRest(url, { fetch })");
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.fetch = (...args) => fetcher(...args); // a bare call: browsers refuse fetch with another `this`
+  }
+
+  /** The WebSocket URL of this server (`ws:` or `wss:` + `/v2/ws`). */
+  wsUrl() {
+    const base = new URL(this.baseUrl || globalThis.location.href);
+    base.protocol = base.protocol === "https:" ? "wss:" : "ws:";
+    base.pathname = `${API_PREFIX}/ws`;
+    base.search = "";
+    base.hash = "";
+    return base.toString();
+  }
+
+  /**
+   * Create a game. With `seats` (one name per seat) every seat is taken at once,
+   * the game starts, and `grants` holds each seat's token.
+   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, seed?, boosters?}`
+   */
+  createGame(request) {
+    return this.call("POST", "/games", { body: request });
+  }
+
+  /**
+   * Games of the lobby, newest first: open ones by default.
+   * @param {{game?: string, status?: "open" | "playing" | "over"}} [query]
+   */
+  listGames({ game, status } = {}) {
+    const params = new URLSearchParams();
+    if (game !== undefined) params.set("game", game);
+    if (status !== undefined) params.set("status", status);
+    const query = params.toString() ? `?${params}` : "";
+    return this.call("GET", `/games${query}`);
+  }
+
+  /**
+   * A game as the token's seat sees it (its `state` is a whole view message), or
+   * as a spectator without a token.
+   * @param {string} gameId
+   * @param {{token?: string | null}} [options]
+   */
+  getGame(gameId, { token = null } = {}) {
+    return this.call("GET", `/games/${encodeURIComponent(gameId)}`, { token });
+  }
+
+  /**
+   * Take a seat (the lowest free one unless `seat` is given). The grant's `token`
+   * is shown once: it authenticates `hello` and REST calls.
+   * @param {string} gameId
+   * @param {{name: string, seat?: number | null}} request
+   */
+  joinSeat(gameId, request) {
+    return this.call("POST", `/games/${encodeURIComponent(gameId)}/seats`, { body: request });
+  }
+
+  /** Give up the token's seat before the game starts. */
+  async leaveSeat(/** @type {string} */ gameId, /** @type {string} */ token) {
+    await this.call("DELETE", `/games/${encodeURIComponent(gameId)}/seat`, { token });
+  }
+
+  /** The seed, setup and action log of a finished game. */
+  getReplay(/** @type {string} */ gameId) {
+    return this.call("GET", `/games/${encodeURIComponent(gameId)}/replay`);
+  }
+
+  /** Liveness. */
+  health() {
+    return this.call("GET", "/health");
+  }
+
+  /** Readiness: a 503 answer is returned too, with `ready` false. */
+  ready() {
+    return this.call("GET", "/ready", { accept: [503] });
+  }
+
+  /**
+   * The game types this package knows, with their player counts (the server has
+   * no route listing them yet, so the answer comes from {@link GAME_TYPES}).
+   */
+  async gameTypes() {
+    return GAME_TYPES;
+  }
+
+  /**
+   * A page of the rules reference as Markdown: `page` is a game name or `common`,
+   * `lang` one of `en`, `fr`, `es`.
+   * @param {string} page
+   * @param {{lang?: string}} [options]
+   * @returns {Promise<string>}
+   */
+  rules(page, { lang = "en" } = {}) {
+    return this.call("GET", `/rules/${encodeURIComponent(page)}?lang=${encodeURIComponent(lang)}`, { text: true });
+  }
+
+  /**
+   * One request under `/v2`; the decoded JSON answer (or text), `undefined` for 204.
+   * @param {"GET" | "POST" | "DELETE"} method
+   * @param {string} path
+   * @param {{body?: unknown, token?: string | null, text?: boolean, accept?: number[]}} [options]
+   */
+  async call(method, path, { body, token = null, text = false, accept = [] } = {}) {
+    const headers = {};
+    if (body !== undefined) headers["content-type"] = "application/json";
+    if (token) headers.authorization = `Bearer ${token}`;
+    const response = await this.fetch(`${this.baseUrl}${API_PREFIX}${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (response.status === 204) return undefined;
+    if (response.ok || accept.includes(response.status)) return text ? response.text() : response.json();
+    throw new ApiError(await problemOf(response));
+  }
+}
+
+async function problemOf(response) {
+  const fallback = { code: STATUS_CODES[response.status] ?? "internal", status: response.status, detail: response.statusText };
+  try {
+    const body = await response.json();
+    if (body !== null && typeof body === "object" && typeof body.code === "string") {
+      return { ...body, status: response.status };
+    }
+  } catch {
+    // not JSON: keep the fallback
+  }
+  return fallback;
+}

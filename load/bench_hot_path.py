@@ -1,0 +1,329 @@
+"""The hot-path benchmark: Packplay against a bare WebSocket relay, in one run, same driver.
+
+    python load/bench_hot_path.py                      # 50, 500 and 5,000 games
+    python load/bench_hot_path.py --games 50 --seconds 10
+    python load/bench_hot_path.py --baseline ../old    # also an older checkout (protocol v1)
+
+Closed loop: N concurrent Day vs Night games, both seats connected, one move in flight
+per game; a move counts when both seats have their update; games that end are
+replaced. The driver is one Node process (``load/bench_moves.mjs``, on the ``ws``
+package and the JavaScript SDK's helpers). The server is pinned to one core with its
+Redis, the driver to the other (``taskset``); the relay (``load/relay.py``) runs under
+the same uvicorn settings as the server. Printed per system and N: moves/s, p50/p99
+move-to-every-seat latency, server and Redis CPU per move, Redis round trips and bytes
+per move, frames and bytes per move to each seat, failed actions and dropped
+connections; then server RSS per idle connection, and Redis memory per active and
+per finished game. Compare figures as ratios within one run: absolute figures drift.
+
+Needs Node 20+ (``npm ci --prefix load`` is run when ``load/node_modules`` is missing).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import httpx
+import psutil
+import redis
+
+from packplay.server.embedded_redis import EmbeddedRedis, free_port
+
+LOAD = Path(__file__).resolve().parent
+ROOT = LOAD.parent
+START_TIMEOUT = 30.0
+SERVER_ENV = {
+    "PACKPLAY_LOG_LEVEL": "warning",
+    "PACKPLAY_ACTIONS_PER_SECOND": "1000000",
+    "PACKPLAY_WS_DEFLATE": "0",
+    "PACKPLAY_SEND_QUEUE": "1024",
+}
+
+
+@dataclass
+class System:
+    """A server under test: how to start it, where its driver connects, which protocol it speaks."""
+
+    name: str
+    command: list[str]
+    target: str
+    protocol: int = 2
+    env: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class Counters:
+    """What is read at each phase boundary."""
+
+    server_cpu: float
+    redis_cpu: float
+    redis: dict[str, int]
+    batches: float
+
+    def minus(self, earlier: Counters) -> Counters:
+        return Counters(
+            self.server_cpu - earlier.server_cpu,
+            self.redis_cpu - earlier.redis_cpu,
+            {k: v - earlier.redis.get(k, 0) for k, v in self.redis.items()},
+            self.batches - earlier.batches,
+        )
+
+
+def taskset(cpu: str | None, command: list[str]) -> list[str]:
+    return command if cpu is None else ["taskset", "-c", cpu, *command]
+
+
+@contextlib.contextmanager
+def running(system: System, port: int, cpu: str | None) -> Iterator[psutil.Process]:
+    """The system's server on ``port``, pinned; stopped on exit."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PACKPLAY_")} | SERVER_ENV | system.env
+    command = [part.replace("{port}", str(port)) for part in system.command]
+    with tempfile.TemporaryFile() as log:
+        process = subprocess.Popen(taskset(cpu, command), env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            _wait_listening(port, process, log)
+            yield psutil.Process(process.pid)
+        finally:
+            process.terminate()
+            try:
+                process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def _wait_listening(port: int, process: subprocess.Popen[bytes], log: IO[bytes]) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline and process.poll() is None:
+        with contextlib.suppress(httpx.TransportError):
+            httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+            return
+        time.sleep(0.1)
+    log.seek(0)
+    raise RuntimeError(f"the server did not start:\n{log.read().decode(errors='replace')}")
+
+
+def counters(
+    server: psutil.Process, store: redis.Redis, redis_process: psutil.Process, port: int, protocol: int
+) -> Counters:
+    info: Any = store.info("stats")
+    wanted = ("total_net_input_bytes", "total_net_output_bytes", "total_commands_processed")
+    return Counters(
+        server_cpu=_cpu(server),
+        redis_cpu=_cpu(redis_process),
+        redis={key: int(info[key]) for key in wanted},
+        batches=_metric(port, protocol, "packplay_redis_batches_total"),
+    )
+
+
+def _cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    total = times.user + times.system
+    for child in process.children(recursive=True):
+        with contextlib.suppress(psutil.Error):
+            child_times = child.cpu_times()
+            total += child_times.user + child_times.system
+    return float(total)
+
+
+def _metric(port: int, protocol: int, name: str) -> float:
+    """A counter of the server's metrics; NaN for a server that does not count it."""
+    try:
+        text = httpx.get(f"http://127.0.0.1:{port}/v{protocol}/metrics", timeout=5).text
+    except httpx.HTTPError:
+        return 0.0
+    found = re.search(rf"^{name} ([0-9.e+]+)$", text, re.MULTILINE)
+    return float(found.group(1)) if found else float("nan")
+
+
+@dataclass
+class Drive:
+    """One run of the driver, with the counters read at each of its phases."""
+
+    result: dict[str, Any]
+    phases: dict[str, Counters]
+    rss: dict[str, int]
+
+
+def drive(
+    system: System,
+    port: int,
+    games: int,
+    seconds: float,
+    cpu: str | None,
+    server: psutil.Process,
+    store: redis.Redis,
+    redis_process: psutil.Process,
+    idle: bool = False,
+) -> Drive:
+    url = f"ws://127.0.0.1:{port}/ws" if system.target == "relay" else f"http://127.0.0.1:{port}"
+    command = [
+        "node", str(LOAD / "bench_moves.mjs"), "--coordinated", "--target", system.target, "--url", url,
+        "--games", str(games), "--seconds", str(seconds), "--protocol", str(system.protocol),
+        "--game", GAME,
+    ]  # fmt: skip
+    if idle:
+        command.append("--idle")
+    driver = subprocess.Popen(
+        taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
+    )
+    assert driver.stdin is not None and driver.stdout is not None
+    phases: dict[str, Counters] = {}
+    rss: dict[str, int] = {}
+    result: dict[str, Any] = {}
+    for line in driver.stdout:
+        if line.startswith("@phase "):
+            name = line.split()[1]
+            if name in ("idle", "setup"):
+                time.sleep(1.0 if name == "idle" else 0.2)  # let the server settle before reading its memory
+            phases[name] = counters(server, store, redis_process, port, system.protocol)
+            rss[name] = server.memory_info().rss
+            if name == "end" and system.target != "relay":
+                result["redis_memory"] = redis_memory(store)
+            driver.stdin.write("go\n")
+            driver.stdin.flush()
+        elif line.startswith("{"):
+            result |= json.loads(line)
+    if driver.wait() != 0:
+        raise RuntimeError(f"the driver failed against {system.name}")
+    return Drive(result, phases, rss)
+
+
+def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
+    """Bytes Redis holds per game (``MEMORY USAGE`` of each of its keys), active and finished."""
+    by_status: dict[str, list[int]] = {"active": [], "finished": []}
+    for key in store.scan_iter(match="pp:game:{*}", count=1000):
+        if key.count(b":") != 2:
+            continue  # the game's other keys are counted with it below
+        status = (store.hget(key, "status") or b"").decode()
+        if status not in by_status or len(by_status[status]) >= sample:
+            continue
+        total = sum(int(store.memory_usage(k, samples=0) or 0) for k in store.scan_iter(match=key + b"*"))  # type: ignore[arg-type]
+        by_status[status].append(total)
+    return {status: sum(v) / len(v) for status, v in by_status.items() if v}
+
+
+def systems(baseline: Path | None) -> list[System]:
+    python = sys.executable
+    serve = ["serve", "--port", "{port}"]
+    found = [
+        System("relay", [python, str(LOAD / "relay.py"), "--port", "{port}"], "relay"),
+        System("packplay", [python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"], "packplay"),
+    ]
+    if baseline is not None:
+        old_python = str(baseline / ".venv" / "bin" / "python")
+        command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
+        found.append(System("packplay before", command, "packplay", protocol=1))
+    return found
+
+
+def report(name: str, games: int, drive_: Drive) -> list[str]:
+    result = drive_.result
+    moves = max(1, result["moves"])
+    play = drive_.phases["end"].minus(drive_.phases["play"])
+    bytes_per_move = (play.redis["total_net_input_bytes"] + play.redis["total_net_output_bytes"]) / moves
+    redis_part = "" if name == "relay" else (
+        f" | Redis {play.redis_cpu / moves * 1e6:5.0f} us/move, {play.batches / moves:4.2f} round trips/move,"
+        f" {bytes_per_move / 1024:5.1f} KiB/move"
+    )  # fmt: skip
+    setup = drive_.phases["warmup"].minus(drive_.phases["setup"])
+    setup_cpu = setup.server_cpu / games
+    in_game_cpu = play.server_cpu - result.get("setups", 0) * setup_cpu
+    head = (
+        f"{name:16} {games:>5} games: {result['movesPerSecond']:8.0f} moves/s,"
+        f" p50 {result['p50']:6.2f} ms, p99 {result['p99']:7.2f} ms"
+    )
+    frames, sent = result["framesPerMovePerSeat"], result["bytesPerMovePerSeat"]
+    seats = f"to each seat {frames:.2f} frames, {sent:6.0f} B/move"
+    health = f"failed {result['failed']}, dropped {result['dropped']}"
+    lines = [
+        f"{head} | server {in_game_cpu / moves * 1e6:5.0f} us/move{redis_part} | {seats} | {health}"
+        f" | driver CPU {result['driverCpuShare']:.0%}"
+    ]
+    if name != "relay":
+        replaced = result.get("setups", 0)
+        lines.append(
+            f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game (create, seats, 2 connections);"
+            f" {replaced} games replaced while measuring, their set-up left out of the move figures"
+        )
+    if "redis_memory" in result:
+        memory = ", ".join(f"{k} {v / 1024:.1f} KiB" for k, v in result["redis_memory"].items())
+        lines.append(f"{'':16} Redis per game: {memory}")
+    if result.get("failures"):
+        lines.append(f"{'':16} failures: {result['failures']}")
+    return lines
+
+
+GAME = "day_night"
+
+
+def main(options: argparse.Namespace) -> None:
+    global GAME
+    GAME = options.game
+    if not (LOAD / "node_modules").is_dir():
+        subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
+    print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
+    for games in options.games:
+        for system in systems(options.baseline):
+            print(" ".join(run_one(system, games, options)), flush=True)
+    if options.idle:
+        for system in systems(options.baseline):
+            print(idle_one(system, options.idle, options), flush=True)
+
+
+def _started(system: System, private: EmbeddedRedis) -> System:
+    command = [part.replace("{redis}", private.url) for part in system.command]
+    return System(system.name, command, system.target, system.protocol, system.env)
+
+
+def run_one(system: System, games: int, options: argparse.Namespace) -> list[str]:
+    with EmbeddedRedis() as private, contextlib.closing(redis.Redis.from_url(private.url)) as store:
+        redis_process = psutil.Process(private.pid)
+        if options.server_cpu is not None:
+            redis_process.cpu_affinity([int(options.server_cpu)])
+        port = free_port()
+        with running(_started(system, private), port, options.server_cpu) as server:
+            drive_ = drive(
+                system, port, games, options.seconds, options.driver_cpu, server, store, redis_process
+            )
+    return ["\n".join(report(system.name, games, drive_))]
+
+
+def idle_one(system: System, games: int, options: argparse.Namespace) -> str:
+    with EmbeddedRedis() as private, contextlib.closing(redis.Redis.from_url(private.url)) as store:
+        redis_process = psutil.Process(private.pid)
+        port = free_port()
+        with running(_started(system, private), port, options.server_cpu) as server:
+            drive_ = drive(
+                system, port, games, 0, options.driver_cpu, server, store, redis_process, idle=True
+            )
+    per_connection = (drive_.rss["idle"] - drive_.rss["setup"]) / (2 * games)
+    per_kib = per_connection / 1024
+    return f"{system.name:16} {2 * games} idle connections: {per_kib:.1f} KiB of server RSS each"
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, nargs="+", default=[50, 500, 5000], help="concurrent games")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument(
+        "--idle", type=int, default=5000, help="games held idle for the memory figure (0: skip)"
+    )
+    parser.add_argument("--server-cpu", default="0", help="the CPU of the server and its Redis")
+    parser.add_argument("--driver-cpu", default="1", help="the CPU of the driver")
+    parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
+    parser.add_argument("--game", default="day_night", help="the game played (two seats)")
+    main(parser.parse_args())

@@ -1,0 +1,419 @@
+// The driver of the hot-path benchmark: N concurrent games in a closed loop, one process.
+//
+// Each game has both seats connected; one move is in flight per game at a time; a move
+// counts when every seat has its update. Games that end are replaced by new ones.
+// Against Packplay the seats play Day vs Night from their legal actions; against the
+// relay (load/relay.py) a seat's small frame is echoed to every seat of its game.
+//
+//   node load/bench_moves.mjs --target packplay --url http://127.0.0.1:8000 --games 50 --seconds 10
+//   node load/bench_moves.mjs --target relay --url ws://127.0.0.1:8100/ws --games 50 --seconds 10
+//
+// With --coordinated the driver prints "@phase <name>" on stdout at each phase boundary
+// and waits for one line on stdin before going on (load/bench_hot_path.py reads the
+// server's counters there). The last line printed is the result, as JSON.
+
+import { decode as decodeMsgpack, encode as encodeMsgpack } from "@msgpack/msgpack";
+import { createInterface } from "node:readline";
+import { parseArgs } from "node:util";
+import WebSocket from "ws";
+
+// The JavaScript SDK's own legal-action and patch helpers (loaded for the Packplay target only).
+let randomAction;
+let applyPatch;
+
+const { values: options } = parseArgs({
+  options: {
+    target: { type: "string", default: "packplay" },
+    url: { type: "string" },
+    games: { type: "string", default: "50" },
+    seconds: { type: "string", default: "10" },
+    encoding: { type: "string", default: "json" },
+    game: { type: "string", default: "day_night" },
+    concurrency: { type: "string", default: "64" },
+    idle: { type: "boolean", default: false },
+    coordinated: { type: "boolean", default: false },
+    protocol: { type: "string", default: "2" },
+  },
+});
+// Protocol 1 (the former form: a whole view after every move) is spoken to measure an
+// older server in the same run; its views simply replace the last one.
+const PREFIX = `/v${options.protocol}`;
+const GAMES = Number(options.games);
+const SECONDS = Number(options.seconds);
+const ENCODING = options.encoding;
+const SETUP_CONCURRENCY = Number(options.concurrency);
+
+const lines = options.coordinated ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null;
+
+/** Tell the coordinator a phase begins and wait until it has read its counters. */
+async function phase(name) {
+  if (lines === null) return;
+  process.stdout.write(`@phase ${name}\n`);
+  await lines.next();
+}
+
+const stats = {
+  moves: 0,
+  setups: 0,
+  setupSeconds: 0,
+  latencies: [],
+  framesIn: 0,
+  bytesIn: 0,
+  failed: 0,
+  failures: {},
+  dropped: 0,
+};
+
+function fail(kind) {
+  stats.failed += 1;
+  stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
+}
+
+let measuring = false;
+let stopping = false;
+
+// ---------------------------------------------------------------- the relay
+
+class RelayTable {
+  constructor(index) {
+    this.game = `g${index}`;
+    this.seats = [];
+    this.sent = 0;
+    this.seen = [0, 0];
+    this.started = 0;
+    this.turn = 0;
+  }
+
+  async open() {
+    this.seats = await Promise.all([0, 1].map((seat) => this.connect(seat)));
+  }
+
+  connect(seat) {
+    return new Promise((resolve, reject) => {
+      const socket = new WebSocket(`${options.url}?game=${this.game}&seat=${seat}`, { perMessageDeflate: false });
+      socket.on("open", () => resolve(socket));
+      socket.on("error", reject);
+      socket.on("message", (data) => this.received(seat, data));
+      socket.on("close", () => {
+        if (!stopping) stats.dropped += 1;
+      });
+    });
+  }
+
+  move() {
+    if (stopping) return;
+    this.sent += 1;
+    this.started = performance.now();
+    const seat = this.turn;
+    this.turn = 1 - this.turn;
+    this.seats[seat].send(`{"type":"act","action_id":"a${this.sent}","version":${this.sent}}`);
+  }
+
+  received(seat, data) {
+    if (measuring) {
+      stats.framesIn += 1;
+      stats.bytesIn += data.length;
+    }
+    this.seen[seat] += 1;
+    if (this.seen[0] === this.sent && this.seen[1] === this.sent) {
+      if (measuring) {
+        stats.moves += 1;
+        stats.latencies.push(performance.now() - this.started);
+      }
+      this.move();
+    }
+  }
+}
+
+// ---------------------------------------------------------------- Packplay
+
+const encodeFrame = ENCODING === "json" ? (m) => JSON.stringify(m) : (m) => encodeMsgpack(m);
+const decodeFrame = ENCODING === "json" ? (data) => JSON.parse(data) : (data) => decodeMsgpack(data);
+let nextAction = 0;
+
+async function rest(method, path, body) {
+  const response = await fetch(`${options.url}${path}`, {
+    method,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+/** One seat's connection: it keeps its view exact from the server's updates. */
+class Seat {
+  constructor(table, seat, token) {
+    this.table = table;
+    this.seat = seat;
+    this.token = token;
+    this.view = null;
+    this.version = -1;
+    this.socket = null;
+    this.waiting = null;
+  }
+
+  open() {
+    return new Promise((resolve, reject) => {
+      const url = options.url.replace(/^http/, "ws") + `${PREFIX}/ws`;
+      const socket = new WebSocket(url, [`packplay.v${options.protocol}.${ENCODING}`], { perMessageDeflate: false });
+      this.socket = socket;
+      this.waiting = { resolve, reject };
+      socket.binaryType = "nodebuffer";
+      socket.on("open", () => socket.send(encodeFrame({ type: "hello", token: this.token })));
+      socket.on("error", (error) => this.waiting?.reject(error));
+      socket.on("message", (data) => this.received(data));
+      socket.on("close", (code) => {
+        if (!stopping && !this.table.closing) {
+          stats.dropped += 1;
+          fail(`close ${code}`);
+        }
+      });
+    });
+  }
+
+  send(message) {
+    this.socket.send(encodeFrame(message));
+  }
+
+  received(data) {
+    const message = decodeFrame(data);
+    if (measuring && (message.type === "update" || (this.version >= 0 && message.type !== "accepted"))) {
+      stats.framesIn += 1;
+      stats.bytesIn += data.length;
+    }
+    switch (message.type) {
+      case "welcome":
+        this.send({ type: "join", game_id: this.table.gameId });
+        return;
+      case "view":
+        if (message.version < this.version) return;
+        this.view = message;
+        this.version = message.version;
+        if (this.waiting !== null) {
+          this.waiting.resolve();
+          this.waiting = null;
+        }
+        this.table.seen(this);
+        return;
+      case "update":
+        if (message.version !== this.version + 1) {
+          fail("gap");
+          this.send({ type: "resume", from_version: this.version });
+          return;
+        }
+        applyPatch(this.view, message.patch);
+        this.view.version = this.version = message.version;
+        this.table.seen(this);
+        return;
+      case "rejected":
+        fail(`rejected ${message.reason}`);
+        this.table.retry();
+        return;
+      case "error":
+        fail(`error ${message.code}`);
+        return;
+      default:
+    }
+  }
+
+  close() {
+    this.socket?.close();
+  }
+}
+
+class PackplayTable {
+  constructor() {
+    this.gameId = null;
+    this.seats = [];
+    this.expected = 0;
+    this.started = 0;
+    this.closing = false;
+    this.running = false;
+    this.done = null;
+  }
+
+  async open() {
+    const began = performance.now();
+    let grants;
+    if (options.protocol === "1") {
+      const created = await rest("POST", `${PREFIX}/games`, { game: options.game, players: 2 });
+      this.gameId = created.game_id;
+      grants = [];
+      for (let seat = 0; seat < 2; seat += 1) {
+        grants.push(await rest("POST", `${PREFIX}/games/${this.gameId}/seats`, { name: `p${seat}` }));
+      }
+    } else {
+      // One call creates the game with both seats taken (it starts at once).
+      const created = await rest("POST", `${PREFIX}/games`, { game: options.game, players: 2, seats: ["p0", "p1"] });
+      this.gameId = created.game_id;
+      grants = created.grants;
+    }
+    this.seats = grants.map((grant) => new Seat(this, grant.seat, grant.token));
+    await Promise.all(this.seats.map((seat) => seat.open()));
+    this.expected = this.seats[0].version;
+    if (measuring) {
+      stats.setups += 1;
+      stats.setupSeconds += (performance.now() - began) / 1000;
+    }
+  }
+
+  /** Every seat has the expected version: count the move, then make the next. */
+  seen() {
+    if (!this.running || this.seats.some((seat) => seat.version < this.expected)) return;
+    if (this.started > 0 && measuring) {
+      stats.moves += 1;
+      stats.latencies.push(performance.now() - this.started);
+    }
+    this.started = 0;
+    this.move();
+  }
+
+  move() {
+    if (stopping || this.closing) return;
+    this.running = true;
+    const view = this.seats[0].view;
+    if (view.result !== null) {
+      this.finish();
+      return;
+    }
+    const actor = this.seats[Math.min(...view.pending)];
+    nextAction += 1;
+    const act = {
+      type: "act",
+      action_id: `a${nextAction}`,
+      version: actor.version,
+      action: randomAction(actor.view),
+    };
+    this.expected = actor.version + 1;
+    this.started = performance.now();
+    actor.send(act);
+  }
+
+  retry() {
+    setTimeout(() => this.move(), 10);
+  }
+
+  finish() {
+    this.closing = true;
+    for (const seat of this.seats) seat.close();
+    this.done?.();
+  }
+}
+
+// ---------------------------------------------------------------- the run
+
+async function inBatches(count, open) {
+  const tables = [];
+  for (let start = 0; start < count; start += SETUP_CONCURRENCY) {
+    const batch = [];
+    for (let index = start; index < Math.min(count, start + SETUP_CONCURRENCY); index += 1) batch.push(open(index));
+    tables.push(...(await Promise.all(batch)));
+  }
+  return tables;
+}
+
+async function openRelay(index) {
+  const table = new RelayTable(index);
+  await table.open();
+  return table;
+}
+
+async function openPackplay() {
+  const table = new PackplayTable();
+  await table.open();
+  table.done = () => {
+    if (!stopping) replace(table);
+  };
+  return table;
+}
+
+const live = new Set();
+
+function replace(old) {
+  live.delete(old);
+  openPackplay()
+    .then((table) => {
+      live.add(table);
+      table.move();
+    })
+    .catch((error) => {
+      fail(`setup ${error.message.slice(0, 60)}`);
+    });
+}
+
+function percentile(sorted, share) {
+  if (sorted.length === 0) return null;
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))];
+}
+
+async function main() {
+  const relay = options.target === "relay";
+  if (!relay) {
+    ({ randomAction } = await import("../clients/js/src/legal.js"));
+    ({ applyPatch } = await import("../clients/js/src/patch.js"));
+  }
+  const open = relay ? openRelay : openPackplay;
+  await phase("setup");
+  measuring = true;
+  const began = performance.now();
+  const tables = await inBatches(GAMES, open);
+  const setupSeconds = (performance.now() - began) / 1000;
+  const setupMoves = stats.moves;
+  measuring = false;
+  if (options.idle) {
+    await phase("idle");
+    await phase("done");
+    stopping = true;
+    for (const table of tables) for (const seat of table.seats) (seat.socket ?? seat).close();
+    process.stdout.write(`${JSON.stringify({ connections: GAMES * 2, setupSeconds })}\n`);
+    process.exit(0);
+  }
+  await phase("warmup");
+  for (const table of tables) live.add(table);
+  // Warm up: every table makes moves for a second before the measured window.
+  for (const table of tables) table.move();
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  Object.assign(stats, { moves: 0, setups: 0, setupSeconds: 0, latencies: [], framesIn: 0, bytesIn: 0 });
+  await phase("play");
+  measuring = true;
+  const cpuBefore = process.cpuUsage();
+  const playBegan = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
+  measuring = false;
+  const seconds = (performance.now() - playBegan) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  await phase("end");
+  stopping = true;
+  for (const table of live) {
+    table.closing = true;
+    for (const seat of table.seats) seat.close?.();
+  }
+  const sorted = stats.latencies.sort((a, b) => a - b);
+  const result = {
+    target: options.target,
+    games: GAMES,
+    encoding: ENCODING,
+    seconds,
+    moves: stats.moves,
+    movesPerSecond: stats.moves / seconds,
+    p50: percentile(sorted, 0.5),
+    p99: percentile(sorted, 0.99),
+    framesPerMovePerSeat: stats.framesIn / Math.max(1, stats.moves) / 2,
+    bytesPerMovePerSeat: stats.bytesIn / Math.max(1, stats.moves) / 2,
+    setups: stats.setups,
+    setupSeconds,
+    initialSetupMoves: setupMoves,
+    failed: stats.failed,
+    failures: stats.failures,
+    dropped: stats.dropped,
+    driverCpuShare: (cpu.user + cpu.system) / 1e6 / seconds,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+  setTimeout(() => process.exit(0), 200);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error.stack}\n`);
+  process.exit(1);
+});

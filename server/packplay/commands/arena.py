@@ -1,0 +1,111 @@
+"""``packplay arena``: bots against bots, engine-only or over a live server.
+
+packplay arena GAME --bots A,B[,C...] --games N [--players P] [--json]
+                    [--server URL] [--seed S] [--budget B]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from typing import Any
+
+from tqdm import tqdm
+
+from packplay.arena import ArenaError, Standings, arena
+from packplay.bots.budget import Budget
+from packplay.bots.registry import BUILT_IN, BotNameError
+from packplay.games.base import RuleError
+from packplay.games.registry import GAME_NAMES
+from packplay.rng import SEED_BITS
+from packplay_clients import PackplayError
+
+DESCRIPTION = """\
+Play bots against each other and print each bot's win rate with its 95% confidence
+interval (Wilson), wins shared with other seats, draws, average score and decisions
+per second. Games come in deals: each deal's boosters are played once per seat
+rotation, so every bot plays every seat (and every role) of the same deal.
+"""
+BOTS_HELP = (
+    f"comma-separated bots, one per seat ({', '.join(BUILT_IN)}, or an import path module:Class); "
+    "with fewer bots than seats the first takes one seat and the others fill the rest in turn"
+)
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "arena", help="play bots against each other and compare them", description=DESCRIPTION
+    )
+    parser.add_argument("game", choices=GAME_NAMES)
+    parser.add_argument("--bots", required=True, help=BOTS_HELP)
+    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--players", type=int, default=2, help="seats per game (default 2)")
+    parser.add_argument("--seed", type=int, help="seed of the first deal (default: random)")
+    parser.add_argument(
+        "--budget",
+        type=budget_argument,
+        default=Budget(),
+        help="thinking per decision of the bots that take a budget: samples (32), a time cap "
+        "(50ms, 0.2s) or both (64 50ms); default 16 samples",
+    )
+    parser.add_argument("--server", metavar="URL", help="play over this server instead of in-process")
+    parser.add_argument(
+        "--unseeded",
+        action="store_true",
+        help="with --server: let the server draw each game's seed (a server that is no sandbox)",
+    )
+    parser.add_argument("--parallel", type=int, default=4, help="with --server: games at a time (default 4)")
+    parser.add_argument("--json", action="store_true", help="print the results as one JSON object")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(handler=arena_command)
+
+
+def budget_argument(text: str) -> Budget:
+    """``--budget``: a :meth:`Budget.parse` text, refused with its reason."""
+    try:
+        return Budget.parse(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
+
+
+def arena_command(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        print("packplay arena: --games must be at least 1", file=sys.stderr)
+        return 2
+    seed = args.seed if args.seed is not None else secrets.randbits(SEED_BITS)
+    names = [name.strip() for name in args.bots.split(",") if name.strip()]
+    bar = tqdm(total=args.games, unit="game", file=sys.stderr, disable=True if args.no_progress else None)
+    try:
+        with bar:
+            standings = arena(
+                args.game,
+                names,
+                args.games,
+                args.players,
+                seed,
+                budget=args.budget,
+                server=args.server,
+                seeded=not args.unseeded,
+                parallel=args.parallel,
+                progress=lambda now: _advance(bar, now),
+            )
+    except (BotNameError, ValueError, RuleError) as error:
+        print(f"packplay arena: {getattr(error, 'message', error)}", file=sys.stderr)
+        return 2
+    except (ArenaError, PackplayError) as error:
+        print(f"packplay arena: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps({"seed": seed, "server": args.server} | standings.as_json()))
+    else:
+        print(f"first seed {seed}")
+        print(standings.report())
+    return 0
+
+
+def _advance(bar: tqdm[Any], standings: Standings) -> None:
+    lead = max(standings.tallies.values(), key=lambda tally: tally.win_rate)
+    bar.set_postfix_str(f"{lead.bot} {100 * lead.win_rate:.1f}%", refresh=False)
+    bar.update(1)

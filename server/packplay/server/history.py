@@ -1,0 +1,35 @@
+"""Events of past versions, for a client catching up: the log replayed with the engine.
+
+The log keeps each version's action, not its events. Replaying the log from the
+dealt state (kept in entry 0) gives them back exactly: engines are deterministic.
+Only clients that resume from an older version need this; live play never does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from packplay.games.base import Audience, events_for
+from packplay.server.replica import Replica, decode_state
+from packplay.server.store import Store
+
+
+async def events_between(store: Store, replica: Replica, since: int, audience: Audience) -> list[Any]:
+    """The events ``audience`` may see of the versions after ``since``, up to the replica's."""
+    engine = replica.engine
+    dealt = await store.dealt(replica.game_id)
+    if dealt is None:
+        return []  # the log no longer reaches back: the whole view follows anyway
+    state = decode_state(engine, dealt, replica.cards)
+    found: list[Any] = []
+    for entry, _ in await store.entries(replica.game_id, 0, replica.version):
+        if entry.seat is None:
+            continue
+        action = msgspec.convert(entry.action, engine.action_type)
+        transition = engine.apply(state, entry.seat, action, copy=False)
+        state = transition.state
+        if entry.version > since:
+            found.extend(events_for(transition.events, audience))
+    return found

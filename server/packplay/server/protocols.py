@@ -1,0 +1,190 @@
+"""uvicorn's HTTP and WebSocket protocols with a deadline on every wait for the client.
+
+uvicorn bounds only the idle time between two requests (``timeout_keep_alive``). A
+client that opens a connection and sends nothing, half a request line, headers that
+never end, or a body that trickles in holds the connection (and a file descriptor)
+for ever; so does one that stops reading while the server writes to it. None of that
+reaches the ASGI application (a request whose headers never finish is not a request
+yet), so the deadlines live here, in subclasses of the protocols uvicorn runs
+(httptools for HTTP, websockets' sans-I/O machine for WebSocket), passed to uvicorn
+as its ``http`` and ``ws`` classes:
+
+- headers: from the connection's first byte (or its opening) to the end of the
+  headers, ``header_timeout``; past it the answer is ``408`` and the connection closes.
+  The WebSocket handshake is such a request, so this bounds it too;
+- body: from the end of the headers to the end of the body, ``body_timeout`` (408);
+- idle between requests: uvicorn's keep-alive timeout (``keep_alive_timeout``);
+- writing: a connection whose send buffer stays full for ``write_timeout`` (the
+  client stopped reading) is dropped;
+- WebSocket close: the close frame goes out even while the buffer is full (after what
+  is queued, so a slow reader still reads its close code), and a client that has not
+  answered it within ``close_timeout`` is dropped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from functools import cache
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from packplay.server.settings import Settings
+
+log = logging.getLogger(__name__)
+TIMEOUT_RESPONSE = (
+    b"HTTP/1.1 408 Request Timeout\r\n"
+    b"content-type: text/plain; charset=utf-8\r\n"
+    b"content-length: 16\r\n"
+    b"connection: close\r\n"
+    b"\r\n"
+    b"request timeout\n"
+)
+
+
+@cache
+def settings() -> Settings:
+    """This process's settings (a worker gets its parent's through the environment)."""
+    return Settings.from_env()
+
+
+class _WriteGuard:
+    """Drops a connection whose send buffer stays above the high-water mark too long."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, timeout: float) -> None:
+        self._loop = loop
+        self._timeout = timeout
+        self._timer: asyncio.TimerHandle | None = None
+
+    def paused(self, transport: asyncio.Transport) -> None:
+        if self._timer is None:
+            self._timer = self._loop.call_later(self._timeout, self._give_up, transport)
+
+    def resumed(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _give_up(self, transport: asyncio.Transport) -> None:
+        self._timer = None
+        log.info("dropping a connection that read nothing for %.0f s", self._timeout)
+        transport.abort()
+
+
+class GuardedHttpProtocol(HttpToolsProtocol):
+    """httptools' protocol, with deadlines on the headers, the body and stalled writes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = settings()
+        self._header_timeout = current.header_timeout
+        self._body_timeout = current.body_timeout
+        self._deadline: asyncio.TimerHandle | None = None
+        self._started = False
+        """Whether a byte of the current request has arrived."""
+        self._writes = _WriteGuard(self.loop, current.write_timeout)
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm(self._header_timeout)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._writes.resumed()
+        super().connection_lost(exc)
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self._started = True
+        if self._deadline is None:
+            self._arm(self._header_timeout)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+        if not (self.parser.should_upgrade() and self._should_upgrade()):
+            self._arm(self._body_timeout)
+
+    def on_message_complete(self) -> None:
+        self._disarm()
+        self._started = False
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._writes.paused(self.transport)
+
+    def resume_writing(self) -> None:
+        self._writes.resumed()
+        super().resume_writing()
+
+    def _arm(self, seconds: float) -> None:
+        self._deadline = self.loop.call_later(seconds, self._timed_out)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _timed_out(self) -> None:
+        """The client took too long to send its request: 408 if it began one, then close."""
+        self._deadline = None
+        if self.transport.is_closing():
+            return
+        cycle = self.cycle
+        answered = cycle is not None and cycle.response_started and not cycle.response_complete
+        if cycle is not None and not cycle.response_complete:
+            # The application (waiting for the body) sees a disconnect, and its answer is dropped.
+            cycle.disconnected = True
+            cycle.message_event.set()
+        if self._started and not answered:
+            self.transport.write(TIMEOUT_RESPONSE)
+        self.transport.close()
+
+
+class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
+    """websockets' sans-I/O protocol, with a close frame that passes a full buffer, a
+    deadline on the closing handshake and on stalled writes."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        current = settings()
+        self.close_timeout = current.close_timeout
+        self._writes = _WriteGuard(self.loop, current.write_timeout)
+
+    async def send(self, message: Any) -> None:
+        closing = message["type"] == "websocket.close" and self.handshake_complete and not self.close_sent
+        if closing:
+            # uvicorn waits for a drained buffer before every frame; the close frame must not
+            # wait for a client that reads slowly: it is queued after what is buffered.
+            self.writable.set()
+        await super().send(message)
+        if closing and self.close_timer is not None:
+            self.close_timer.cancel()
+            self.close_timer = self.loop.call_later(self.close_timeout, self._close_unanswered)
+
+    def _close_unanswered(self) -> None:
+        """The client did not answer the close in time: drop what it has not read."""
+        self.close_timer = None
+        if self.transport.get_write_buffer_size():
+            self.transport.abort()
+        else:
+            self.transport.close()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._writes.resumed()
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._writes.paused(self.transport)
+
+    def resume_writing(self) -> None:
+        self._writes.resumed()
+        super().resume_writing()

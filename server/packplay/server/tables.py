@@ -1,0 +1,382 @@
+"""The games this process serves: each one's replica, its local watchers, and what they hold.
+
+A table is one game in this process. Its lock orders everything that moves the
+replica or reads it for a client: a local move and its commit, another process's
+entry, a watcher joining. After each step the table renders the update once per
+audience that has a local watcher (the events it may see and the patch of its view
+message) and hands it to every watcher of that audience.
+
+A table is a cache: dropping it costs one read from Redis. Tables with watchers
+stay; up to ``idle_limit`` others are kept, least recently used first out. Only a
+table with watchers is sent the entries of other processes (it is *live*); any other
+replica may be behind, which the version compare-and-set of every commit catches.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, Protocol
+
+import msgspec
+
+from packplay.cards.catalog import Catalog
+from packplay.games.base import Audience, RuleError
+from packplay.games.registry import get_game
+from packplay.server import history, rendering
+from packplay.server.rendering import Frames, ViewDoc
+from packplay.server.replica import Replica, Step
+from packplay.server.store import LogEntry, Snapshot, Store, entry_decoder
+
+log = logging.getLogger(__name__)
+
+
+class GameMissing(LookupError):
+    """No such game (never created, or expired)."""
+
+
+class GameNotStarted(LookupError):
+    """The game still waits for players."""
+
+
+class Watcher(Protocol):
+    """A connection following a game."""
+
+    def deliver(self, frames: Frames) -> None:
+        """The messages of a new version (never waits)."""
+
+    def resync(self) -> None:
+        """Versions may have been skipped: catch up."""
+
+
+class Table:
+    """One game in this process."""
+
+    __slots__ = (
+        "cold_version",
+        "dealt",
+        "docs",
+        "game_id",
+        "last_active",
+        "live",
+        "lock",
+        "replica",
+        "watchers",
+    )
+
+    def __init__(self, game_id: str) -> None:
+        self.game_id = game_id
+        self.replica: Replica | None = None
+        self.live = False
+        """This process is in the game's watcher set: other processes send it their entries."""
+        self.watchers: dict[Audience, set[Watcher]] = {}
+        self.docs: dict[Audience, ViewDoc] = {}
+        """The view message each audience with watchers holds, at the replica's version."""
+        self.lock = asyncio.Lock()
+        self.dealt: Any = None
+        """The state set up when the game was created here, until it starts."""
+        self.last_active = time.monotonic()
+        self.cold_version: int | None = None
+        """The version the watchers hold when the replica was let go (read again on demand)."""
+
+    @property
+    def watched(self) -> bool:
+        return any(self.watchers.values())
+
+    def add(self, watcher: Watcher, audience: Audience) -> None:
+        self.watchers.setdefault(audience, set()).add(watcher)
+
+    def remove(self, watcher: Watcher) -> None:
+        for audience, watchers in list(self.watchers.items()):
+            watchers.discard(watcher)
+            if not watchers:
+                del self.watchers[audience]
+                self.docs.pop(audience, None)
+
+    def let_go(self, keep_views: bool = False) -> None:
+        """Drop what this process holds of the game but its watchers (and, with
+        ``keep_views``, the views they hold): the next move, or the next entry from another
+        process, reads the game again from Redis. Watchers get their next version as a
+        patch of the views kept, else as a whole view."""
+        if self.replica is not None:
+            self.cold_version = self.replica.version
+        self.replica = None
+        if not keep_views:
+            self.docs.clear()
+
+    @property
+    def finished(self) -> bool:
+        return self.replica is not None and self.replica.status == "finished"
+
+    def doc(self, audience: Audience) -> ViewDoc:
+        """The audience's view message now (kept while the audience has watchers)."""
+        assert self.replica is not None
+        found = self.docs.get(audience)
+        if found is None:
+            found = rendering.view_doc(self.replica, audience)
+            if audience in self.watchers:
+                self.docs[audience] = found
+        return found
+
+    def advance(self, step: Step) -> None:
+        """Move the replica one version on and send every local watcher its update."""
+        replica = self.replica
+        assert replica is not None and step.version == replica.version + 1
+        replica.advance(step)
+        self.last_active = time.monotonic()
+        over = rendering.game_over(replica) if step.status == "finished" else None
+        for audience, watchers in self.watchers.items():
+            if watchers:
+                frames = self._update(step, audience, over)
+                for watcher in list(watchers):
+                    watcher.deliver(frames)
+
+    def _update(self, step: Step, audience: Audience, over: Any) -> Frames:
+        assert self.replica is not None
+        before = self.docs.get(audience)
+        after = self.docs[audience] = rendering.view_doc(self.replica, audience, before)
+        messages: list[rendering.Outgoing] = []
+        acknowledged = None
+        if before is None:
+            messages.append(rendering.whole_view(after, step.version))  # no acceptance in a view
+        else:
+            update = rendering.update_message(step, self.game_id, audience, before, after)
+            messages.append(update)
+            acknowledged = update.action_id
+        if over is not None:
+            messages.append(over)
+        return Frames(step.version, messages, acknowledged)
+
+    def reset(self, replica: Replica | None) -> None:
+        """Jump to another version (read again from Redis): every watcher catches up."""
+        self.replica = replica
+        self.cold_version = None
+        self.docs.clear()
+        for watchers in self.watchers.values():
+            for watcher in list(watchers):
+                watcher.resync()
+
+
+class Tables:
+    """Every table of this process; the store is the only way to fill them."""
+
+    def __init__(self, store: Store, catalog: Callable[[], Catalog], idle_limit: int = 10_000) -> None:
+        self.store = store
+        self._catalog = catalog
+        self.idle_limit = idle_limit
+        self._tables: dict[str, Table] = {}
+        self._idle: OrderedDict[str, None] = OrderedDict()
+        """The tables without watchers, least recently used first (the ones that may go)."""
+
+    def __len__(self) -> int:
+        return len(self._tables)
+
+    @property
+    def watched(self) -> int:
+        return len(self._tables) - len(self._idle)
+
+    def get(self, game_id: str) -> Table:
+        table = self._tables.get(game_id)
+        if table is None:
+            table = self._tables[game_id] = Table(game_id)
+            self._idle[game_id] = None
+            self._evict()
+        elif game_id in self._idle:
+            self._idle.move_to_end(game_id)
+        return table
+
+    def _evict(self) -> None:
+        while len(self._idle) > self.idle_limit:
+            game_id = next(iter(self._idle))
+            table = self._tables[game_id]
+            if table.lock.locked():
+                self._idle.move_to_end(game_id)  # in use: it goes later
+                return
+            del self._idle[game_id], self._tables[game_id]
+
+    def _watched(self, table: Table) -> None:
+        self._idle.pop(table.game_id, None)
+
+    def _unwatched(self, table: Table) -> None:
+        if table.finished:
+            self._tables.pop(table.game_id, None)  # nobody will ask for it again
+            self._idle.pop(table.game_id, None)
+        else:
+            self._idle[table.game_id] = None
+            self._evict()
+
+    # loading (callers hold the table's lock)
+
+    async def ensure(self, table: Table, watch: bool = False) -> Replica:
+        """The table's replica, read from Redis when missing, or when becoming live.
+
+        With ``watch`` this process joins the game's watcher set in the same script
+        that reads the game, so that no entry falls between the read and the next one
+        sent.
+
+        Raises:
+            GameMissing: no such game.
+            GameNotStarted: the game waits for players.
+        """
+        if table.replica is not None and (table.live or not watch):
+            return table.replica
+        if table.replica is not None and await self.store.watch(table.game_id) == table.replica.version:
+            table.live = True  # what this process holds is current: no need to read it again
+            return table.replica
+        snapshot = await self.store.load(table.game_id, watch=watch)
+        if snapshot is None:
+            table.replica = None
+            raise GameMissing(table.game_id)
+        current = table.replica
+        held = current.version if current is not None else table.cold_version
+        if held == snapshot.version and current is None:
+            table.replica = self.replica_of(snapshot)  # the watchers hold this version already
+            table.cold_version = None
+        elif current is None or current.version != snapshot.version:
+            # A jump to another version: watchers holding the old one catch up with a whole view.
+            table.reset(self.replica_of(snapshot))
+        if table.replica is None:
+            raise GameNotStarted(table.game_id)
+        table.live = table.live or watch
+        return table.replica
+
+    def replica_of(self, snapshot: Snapshot) -> Replica | None:
+        return Replica.from_snapshot(snapshot, get_game(snapshot.meta.config.game), self._catalog())
+
+    async def catch_up(self, table: Table, missed: tuple[bytes, ...] = (), until: int | None = None) -> None:
+        """Apply the entries this replica has not seen, in order: ``missed`` first (what
+        a lost commit race brought back), then what the log holds beyond, up to ``until``
+        when it is known; read the game again if an entry does not apply."""
+        for raw in missed:
+            if not self._apply_newer(table, entry_decoder.decode(raw)):
+                await self._reload(table)
+                return
+        replica = table.replica
+        if replica is None or (until is not None and replica.version >= until):
+            return
+        for entry, _ in await self.store.entries(table.game_id, replica.version):
+            if not self._apply_newer(table, entry):
+                await self._reload(table)
+                return
+
+    def _apply_newer(self, table: Table, entry: LogEntry) -> bool:
+        replica = table.replica
+        return replica is not None and (entry.version <= replica.version or self._apply(table, entry))
+
+    def _apply(self, table: Table, entry: LogEntry) -> bool:
+        replica = table.replica
+        if replica is None or entry.version != replica.version + 1:
+            return False
+        try:
+            step = replica.step_entry(entry)
+        except (RuleError, msgspec.ValidationError, ValueError):
+            log.exception(
+                "game %s: entry %s does not apply to this process's copy", table.game_id, entry.version
+            )
+            return False
+        table.advance(step)
+        return True
+
+    async def _reload(self, table: Table) -> None:
+        snapshot = await self.store.load(table.game_id, watch=table.live)
+        table.reset(None if snapshot is None else self.replica_of(snapshot))
+
+    # watchers
+
+    async def watch(self, game_id: str, watcher: Watcher, audience: Audience, since: int | None) -> Frames:
+        """Follow a game from now on: the messages that bring ``watcher`` to its version.
+
+        Raises:
+            GameMissing: no such game.
+            GameNotStarted: the game waits for players.
+        """
+        table = self.get(game_id)
+        async with table.lock:
+            replica = await self.ensure(table, watch=True)
+            table.add(watcher, audience)
+            self._watched(table)
+            return await self._caught_up(table, replica, audience, since)
+
+    async def resume(self, game_id: str, audience: Audience, since: int | None) -> Frames:
+        """The messages that bring a watcher from ``since`` to the current version."""
+        table = self.get(game_id)
+        async with table.lock:
+            replica = await self.ensure(table, watch=table.watched)
+            return await self._caught_up(table, replica, audience, since)
+
+    async def _caught_up(
+        self, table: Table, replica: Replica, audience: Audience, since: int | None
+    ) -> Frames:
+        messages: list[rendering.Outgoing] = []
+        if since is not None and -1 <= since < replica.version:
+            events = await history.events_between(self.store, replica, since, audience)
+            messages.append(rendering.events_message(table.game_id, since, replica.version, events))
+        messages.append(rendering.whole_view(table.doc(audience), replica.version))
+        over = rendering.game_over(replica)
+        if over is not None:
+            messages.append(over)
+        return Frames(replica.version, messages)
+
+    async def unwatch(self, game_id: str, watcher: Watcher) -> None:
+        table = self._tables.get(game_id)
+        if table is None:
+            return
+        table.remove(watcher)
+        if table.watched:
+            return
+        self._unwatched(table)
+        if table.live:
+            table.live = False
+            with contextlib.suppress(Exception):
+                await self.store.unwatch(game_id)
+
+    # entries from other processes
+
+    def receive(self, game_id: str, raw_entry: bytes) -> None:
+        """Another process committed a version of a game this process watches."""
+        table = self._tables.get(game_id)
+        if table is None or not table.live:
+            return
+        entry = entry_decoder.decode(raw_entry)
+        if table.replica is None:  # let go of: read it again, then go on from there
+            if table.watched:
+                asyncio.create_task(self._receive_later(table, entry))
+            return
+        if entry.version <= table.replica.version:
+            return
+        if not table.lock.locked() and self._apply(table, entry):
+            return
+        asyncio.create_task(self._receive_later(table, entry))
+
+    async def _receive_later(self, table: Table, entry: LogEntry) -> None:
+        async with table.lock:
+            replica = table.replica
+            if replica is None and table.watched:
+                with contextlib.suppress(LookupError):
+                    replica = await self.ensure(table, watch=True)
+            if replica is None or entry.version <= replica.version:
+                return
+            if entry.version == replica.version + 1 and self._apply(table, entry):
+                return
+            await self.catch_up(table)
+
+    def cool(self, idle_seconds: float) -> int:
+        """Let go of every watched game without a move for ``idle_seconds``; how many."""
+        quiet_since = time.monotonic() - idle_seconds
+        cooled = 0
+        for table in list(self._tables.values()):
+            if table.replica is not None and table.last_active < quiet_since and not table.lock.locked():
+                table.let_go()
+                cooled += 1
+        return cooled
+
+    async def resync_all(self) -> None:
+        """The channel may have dropped entries: every live table catches up from the log."""
+        for table in list(self._tables.values()):
+            if table.live and table.replica is not None:
+                async with table.lock:
+                    await self.catch_up(table)

@@ -1,0 +1,420 @@
+"""Tournaments in Redis: every step of an event is one script that compares and sets its version.
+
+A tournament is six keys sharing the hash tag ``{<tournament id>}`` (see
+:mod:`packplay.server.keys`): a hash with its meta, status, version, current round and
+each round's pairing; its players; the game of each table; each player's seat token of
+each round; each table's result; the claims on tables whose game is being created.
+
+Any process may run any step, and each happens once:
+
+- a step that changes the event (a registration, a drop, the start, the pairing of a
+  round, the finish) is computed from one read of the whole tournament and written by
+  a script only if the version is still the one read, bumping it; the loser reads again;
+- a table's game is created by the process that claims the table (a lease, taken over
+  when it lapses, so a process killed while creating loses nothing but the lease), and
+  its game id is set once (``HSETNX``) together with the players' seat tokens;
+- a table's result is set once (``HSETNX``): every process reads the same finished game.
+
+Every write refreshes the expiry of all the tournament's keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import msgspec
+
+from packplay.server import keys
+from packplay.server.pipeline import Pipeline, Script
+from packplay.tournaments import Entrant, Format, Result, Round, Table
+
+Status = Literal["registering", "running", "finished"]
+Outcome = Literal["ok", "moved", "missing"]
+"""A versioned write: done, refused because the version moved on, or no such tournament."""
+ClaimOutcome = Literal["ok", "busy", "seated"]
+
+
+class TournamentConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """How the event is played; never changes after creation."""
+
+    game: str
+    format: Format
+    players_per_table: int
+    rounds: int | None
+    turn_seconds: float
+    late_registration: bool
+    sets: tuple[str, ...] = ()
+    options: dict[str, Any] = msgspec.field(default_factory=dict)
+
+
+class TournamentMeta(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    config: TournamentConfig
+    seed: int
+    created: float
+    organizer: str
+    """The organizer token's digest."""
+
+
+class PlayerRecord(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    name: str
+    secret: str
+    """The player secret's digest."""
+    seq: int
+    """Registration order."""
+    joined: int = 1
+    dropped: int | None = None
+
+    def entrant(self) -> Entrant:
+        return Entrant(id=self.id, name=self.name, joined=self.joined, dropped=self.dropped)
+
+
+@dataclass(frozen=True)
+class TournamentSnapshot:
+    """A tournament as read at one version."""
+
+    meta: TournamentMeta
+    status: Status
+    version: int
+    round: int
+    rounds: int | None
+    pairings: dict[int, Round] = field(default_factory=dict)
+    """Each paired round's tables and byes, without results."""
+    players: tuple[PlayerRecord, ...] = ()
+    """In registration order."""
+    games: dict[str, str] = field(default_factory=dict)
+    """``<round>:<table>`` -> game id."""
+    results: dict[str, Result] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return self.meta.id
+
+    def entrants(self) -> list[Entrant]:
+        return [player.entrant() for player in self.players]
+
+    def player(self, player_id: str) -> PlayerRecord | None:
+        return next((p for p in self.players if p.id == player_id), None)
+
+    def played(self, number: int) -> Round | None:
+        """Round ``number`` with the results recorded so far."""
+        paired = self.pairings.get(number)
+        if paired is None:
+            return None
+        tables = tuple(
+            msgspec.structs.replace(t, result=self.results.get(table_field(number, t.number)))
+            for t in paired.tables
+        )
+        return msgspec.structs.replace(paired, tables=tables)
+
+    def history(self) -> list[Round]:
+        """Every paired round, with its results so far."""
+        return [r for n in sorted(self.pairings) if (r := self.played(n)) is not None]
+
+    def game_of(self, number: int, table: Table) -> str | None:
+        return self.games.get(table_field(number, table.number))
+
+
+def table_field(round_number: int, table: int) -> str:
+    return f"{round_number}:{table}"
+
+
+def seat_field(round_number: int, player_id: str) -> str:
+    return f"{round_number}:{player_id}"
+
+
+def round_field(round_number: int) -> str:
+    return f"round:{round_number}"
+
+
+encode = msgspec.msgpack.Encoder().encode
+_meta_decoder = msgspec.msgpack.Decoder(TournamentMeta)
+_player_decoder = msgspec.msgpack.Decoder(PlayerRecord)
+_round_decoder = msgspec.msgpack.Decoder(Round)
+_result_decoder = msgspec.msgpack.Decoder(Result)
+
+# Every script takes KEYS = the six keys of the tournament, then the running index, then the
+# index of all tournaments; ARGV[1] is the ttl. Each ends with this refresh of every expiry.
+_EXPIRE = """
+for i = 1, 6 do
+  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
+end
+"""
+# ARGV[2] is the expected version of a versioned step.
+_CAS = """
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return {'missing'} end
+if tonumber(version) ~= tonumber(ARGV[2]) then return {'moved', version} end
+"""
+
+# ARGV: ttl, meta, tournament id, created
+_CREATE = Script(
+    """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
+redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'status', 'registering', 'version', 0, 'round', 0, 'rounds', '')
+redis.call('ZADD', KEYS[8], ARGV[4], ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', tonumber(ARGV[4]) - tonumber(ARGV[1]))
+redis.call('EXPIRE', KEYS[8], ARGV[1])
+"""
+    + _EXPIRE
+    + "return 'ok'"
+)
+
+_LOAD = Script("""
+return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
+  redis.call('HGETALL', KEYS[5])}
+""")
+
+# ARGV: ttl, player id
+_ENTRY = Script("""
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return false end
+local round = redis.call('HGET', KEYS[1], 'round')
+local player = redis.call('HGET', KEYS[2], ARGV[2]) or ''
+local pairing = redis.call('HGET', KEYS[1], 'round:' .. round) or ''
+return {status, round, player, pairing, redis.call('HGET', KEYS[4], round .. ':' .. ARGV[2]) or ''}
+""")
+
+# ARGV: ttl, expected version, player id, record
+_PUT_PLAYER = Script(
+    _CAS
+    + """
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
+local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
+    + _EXPIRE
+    + "return {'ok', tostring(new)}"
+)
+
+# ARGV: ttl, expected version, tournament id, created, running ('add', 'remove' or ''), then
+#       field, value pairs of the tournament hash
+_SET = Script(
+    _CAS
+    + """
+for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+if ARGV[5] == 'add' then
+  redis.call('ZADD', KEYS[7], ARGV[4], ARGV[3])
+  redis.call('EXPIRE', KEYS[7], ARGV[1])
+elseif ARGV[5] == 'remove' then redis.call('ZREM', KEYS[7], ARGV[3]) end
+local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
+    + _EXPIRE
+    + "return {'ok', tostring(new)}"
+)
+
+# ARGV: ttl, table field, process id, now, lease end
+_CLAIM = Script(
+    """
+if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 'seated' end
+local held = redis.call('HGET', KEYS[6], ARGV[2])
+if held then
+  local owner, ends = string.match(held, '^(%S+) (%S+)$')
+  if owner ~= ARGV[3] and tonumber(ends) > tonumber(ARGV[4]) then return 'busy' end
+end
+redis.call('HSET', KEYS[6], ARGV[2], ARGV[3] .. ' ' .. ARGV[5])
+"""
+    + _EXPIRE
+    + "return 'ok'"
+)
+
+# ARGV: ttl, table field, game id, then seat field, "<game id> <seat> <token>" pairs
+_SEAT = Script(
+    """
+if redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3]) == 0 then return redis.call('HGET', KEYS[3], ARGV[2]) end
+for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
+redis.call('HDEL', KEYS[6], ARGV[2])
+"""
+    + _EXPIRE
+    + "return ARGV[3]"
+)
+
+# ARGV: ttl, table field, result
+_RECORD = Script(
+    """
+if not redis.call('HGET', KEYS[1], 'version') then return false end
+redis.call('HSETNX', KEYS[5], ARGV[2], ARGV[3])
+"""
+    + _EXPIRE
+    + "return redis.call('HGET', KEYS[5], ARGV[2])"
+)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One player's part of a tournament now: what ``getMyTable`` needs, read in one script."""
+
+    status: Status
+    round: int
+    player: PlayerRecord | None
+    pairing: Round | None
+    """The current round's tables and byes, without results."""
+    seat: tuple[str, int, str] | None
+    """The player's (game id, seat, seat token) in the current round, once its game exists."""
+
+
+class TournamentStore:
+    """The port over Redis that the tournament service uses; one per process."""
+
+    def __init__(self, pipeline: Pipeline) -> None:
+        self.pipeline = pipeline
+
+    async def create(self, meta: TournamentMeta, ttl: int) -> bool:
+        """A new tournament taking registrations at version 0; false if the id is taken."""
+        reply = await self._run(_CREATE, meta.id, [ttl, encode(meta), meta.id, meta.created])
+        return bytes(reply) == b"ok"
+
+    async def load(self, tournament_id: str) -> TournamentSnapshot | None:
+        """The whole tournament at one version, or None."""
+        raw, players, games, results = await self.pipeline.run(_LOAD, list(_keys(tournament_id)), [])
+        fields = _pairs(raw)
+        if b"meta" not in fields:
+            return None
+        rounds = fields.get(b"rounds") or b""
+        pairings = {
+            int(name[len(b"round:") :]): _round_decoder.decode(value)
+            for name, value in fields.items()
+            if name.startswith(b"round:")
+        }
+        return TournamentSnapshot(
+            meta=_meta_decoder.decode(fields[b"meta"]),
+            status=fields[b"status"].decode(),  # type: ignore[arg-type]
+            version=int(fields[b"version"]),
+            round=int(fields[b"round"]),
+            rounds=int(rounds) if rounds else None,
+            pairings=pairings,
+            players=tuple(sorted((_player_decoder.decode(v) for v in _pairs(players).values()), key=_seq)),
+            games={k.decode(): v.decode() for k, v in _pairs(games).items()},
+            results={k.decode(): _result_decoder.decode(v) for k, v in _pairs(results).items()},
+        )
+
+    async def entry(self, tournament_id: str, player_id: str) -> Entry | None:
+        """What one player needs to find its table, without reading the whole tournament."""
+        reply = await self._run(_ENTRY, tournament_id, [0, player_id])
+        if reply is None:
+            return None
+        status, number, player, pairing, seat = reply
+        found = None
+        if seat:
+            game_id, seat_number, token = seat.decode().split(" ")
+            found = (game_id, int(seat_number), token)
+        return Entry(
+            status=status.decode(),
+            round=int(number),
+            player=_player_decoder.decode(player) if player else None,
+            pairing=_round_decoder.decode(pairing) if pairing else None,
+            seat=found,
+        )
+
+    async def has_result(self, tournament_id: str, round_number: int, table: int) -> bool:
+        found = await self.pipeline.call(
+            "HEXISTS", keys.tournament_results(tournament_id), table_field(round_number, table)
+        )
+        return bool(found)
+
+    async def put_player(self, tournament_id: str, expected: int, player: PlayerRecord, ttl: int) -> Outcome:
+        """Register or update a player, if the tournament is still at ``expected``."""
+        reply = await self._run(_PUT_PLAYER, tournament_id, [ttl, expected, player.id, encode(player)])
+        return _outcome(reply)
+
+    async def update(
+        self,
+        snapshot: TournamentSnapshot,
+        fields: Mapping[str, bytes | str | int],
+        ttl: int,
+        running: Literal["add", "remove", ""] = "",
+    ) -> Outcome:
+        """Set fields of the tournament hash, if it is still at the snapshot's version."""
+        flat: list[bytes | str | int | float] = []
+        for name, value in fields.items():
+            flat += [name, value]
+        meta = snapshot.meta
+        reply = await self._run(_SET, meta.id, [ttl, snapshot.version, meta.id, meta.created, running, *flat])
+        return _outcome(reply)
+
+    async def claim(
+        self,
+        tournament_id: str,
+        round_number: int,
+        table: int,
+        owner: str,
+        now: float,
+        lease: float,
+        ttl: int,
+    ) -> ClaimOutcome:
+        """Take the right to create a table's game until ``now + lease``."""
+        args = [ttl, table_field(round_number, table), owner, repr(now), repr(now + lease)]
+        reply = await self._run(_CLAIM, tournament_id, args)
+        return bytes(reply).decode()  # type: ignore[return-value]
+
+    async def seat(
+        self,
+        tournament_id: str,
+        round_number: int,
+        table: int,
+        game_id: str,
+        seats: dict[str, tuple[int, str]],
+        ttl: int,
+    ) -> str:
+        """Record a table's game and each player's (seat, token) once; the game id that holds."""
+        flat: list[str | int] = [ttl, table_field(round_number, table), game_id]
+        for player_id, (seat, token) in seats.items():
+            flat += [seat_field(round_number, player_id), f"{game_id} {seat} {token}"]
+        reply = await self._run(_SEAT, tournament_id, flat)
+        return bytes(reply).decode()
+
+    async def record(
+        self, tournament_id: str, round_number: int, table: int, result: Result, ttl: int
+    ) -> Result | None:
+        """Record a table's result once; the result that holds (None: no such tournament)."""
+        args = [ttl, table_field(round_number, table), encode(result)]
+        reply = await self._run(_RECORD, tournament_id, args)
+        return None if reply is None else _result_decoder.decode(reply)
+
+    async def seat_of(
+        self, tournament_id: str, round_number: int, player_id: str
+    ) -> tuple[str, int, str] | None:
+        """The (game id, seat, seat token) of a player in a round, once its game exists."""
+        raw = await self.pipeline.call(
+            "HGET", keys.tournament_seats(tournament_id), seat_field(round_number, player_id)
+        )
+        if raw is None:
+            return None
+        game_id, seat, token = raw.decode().split(" ")
+        return game_id, int(seat), token
+
+    async def running(self, limit: int = 1000) -> list[str]:
+        """Ids of the tournaments between start and finish, oldest first."""
+        found = await self.pipeline.call("ZRANGE", keys.running_tournaments(), 0, limit - 1)
+        return [raw.decode() for raw in found]
+
+    async def forget_running(self, tournament_id: str) -> None:
+        """Take a tournament that no longer exists off the work list."""
+        await self.pipeline.call("ZREM", keys.running_tournaments(), tournament_id)
+
+    async def game_statuses(self, game_ids: list[str]) -> list[str | None]:
+        """The stored status of each game (None for a game that no longer exists)."""
+        calls = [self.pipeline.call("HGET", keys.game(game_id), "status") for game_id in game_ids]
+        return [None if raw is None else raw.decode() for raw in [await call for call in calls]]
+
+    async def _run(self, script: Script, tournament_id: str, args: list[Any]) -> Any:
+        return await self.pipeline.run(script, list(_keys(tournament_id)), args)
+
+
+def _keys(tournament_id: str) -> tuple[str, ...]:
+    return (*keys.tournament_keys(tournament_id), keys.running_tournaments(), keys.tournaments())
+
+
+def _outcome(reply: list[bytes]) -> Outcome:
+    return reply[0].decode()  # type: ignore[return-value]
+
+
+def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
+    return dict(zip(flat[::2], flat[1::2], strict=True))
+
+
+def _seq(player: PlayerRecord) -> int:
+    return player.seq

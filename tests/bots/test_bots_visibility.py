@@ -1,0 +1,160 @@
+"""A bot's decision inputs hold nothing its seat may not see, and it has no path to the game state.
+
+The strong bot (and a recording bot beside it) play every game through the arena's
+in-process feed. Before each decision and each delivery of events, the engine says
+which cards are hidden from that seat (``hidden_from``); the test then checks that no
+hidden card's facts are in what the bot is handed (the view's card table, any card
+object in the view or the events), and, walking the bot's own objects after each
+decision, that nothing it keeps is a hidden card's facts or an object of the game's
+state, replica or steps (its sampled cards are its own).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+from bots_samples import Recorder
+
+from packplay.arena.engine import EngineTable
+from packplay.arena.seating import seating
+from packplay.arena.stats import SeatOutcome
+from packplay.bots.budget import Budget
+from packplay.bots.registry import BotFactory
+from packplay.bots.strong import StrongBot
+from packplay.cards.catalog import Catalog, load_catalog
+from packplay.games.base import Emitted, GameState
+from packplay.server.replica import Replica, Step
+from packplay_protocol.cards import CardInstance
+from packplay_protocol.to_client import ViewMessage
+
+CATALOG = load_catalog()
+CASES = [
+    ("day_night", 2),
+    ("mishra_factory", 3),
+    ("wedding_planner", 2),
+    ("wedding_planner", 5),
+    ("base_race", 2),
+]
+SERVER_SIDE = (GameState, Replica, Step, Emitted)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every object reachable from ``root`` through containers, structs and instance
+    attributes (not through classes, modules or functions, nor into the card catalog:
+    the same public data for everyone)."""
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or isinstance(value, str | bytes | int | float | bool | type(None) | Catalog):
+            continue
+        seen.add(id(value))
+        yield value
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple | set | frozenset):
+            stack += list(value)
+        elif isinstance(value, msgspec.Struct):
+            stack += [getattr(value, name) for name in value.__struct_fields__]
+        elif hasattr(value, "__dict__") and not isinstance(value, type) and not callable(value):
+            stack += list(vars(value).values())
+        slots = getattr(type(value), "__slots__", ())
+        if not isinstance(value, msgspec.Struct):
+            stack += [
+                getattr(value, name) for name in slots if isinstance(name, str) and hasattr(value, name)
+            ]
+
+
+class Spy:
+    """Wraps a bot; checks each input against what is hidden from its seat at that moment."""
+
+    def __init__(self, inner: Any, table: WatchedTable | None, seat: int) -> None:
+        self.inner, self.table, self.seat = inner, table, seat
+        self.checked_views = 0
+        self.checked_events = 0
+
+    def choose(self, view: ViewMessage) -> Any:
+        assert self.table is not None
+        hidden = self.table.hidden(self.seat)
+        assert not hidden & set(view.cards), "a hidden card's facts are in the view's card table"
+        assert_no_hidden_facts(view, hidden)
+        action = self.inner.choose(view)
+        assert_keeps_nothing_hidden(self.inner, hidden, self.table)
+        self.checked_views += 1
+        return action
+
+    def observe(self, version: int, events: Any) -> None:
+        assert self.table is not None
+        hidden = self.table.hidden(self.seat)
+        assert_no_hidden_facts(events, hidden)
+        self.checked_events += 1
+        observe = getattr(self.inner, "observe", None)
+        if observe is not None:
+            observe(version, events)
+
+
+def assert_no_hidden_facts(value: Any, hidden: frozenset[str]) -> None:
+    for item in walk(value):
+        if isinstance(item, CardInstance):
+            assert item.id not in hidden, "a hidden card's facts reached the bot"
+
+
+def assert_keeps_nothing_hidden(bot: Any, hidden: frozenset[str], table: WatchedTable) -> None:
+    state_cards = {id(card) for card in table.replica.state.cards.values()}
+    for item in walk(bot):
+        assert not isinstance(item, SERVER_SIDE), f"the bot holds server-side {type(item).__name__}"
+        if isinstance(item, CardInstance):
+            assert id(item) not in state_cards, "the bot holds a card object of the game state"
+            assert item.id not in hidden, "the bot keeps a hidden card's facts"
+
+
+class WatchedTable(EngineTable):
+    def hidden(self, seat: int) -> frozenset[str]:
+        return self.engine.hidden_from(self.replica.state, seat)
+
+
+def play_watched(game: str, players: int, index: int) -> tuple[WatchedTable, list[Spy]]:
+    spies: list[Spy] = []
+
+    def spying(make: BotFactory) -> BotFactory:
+        def build(seed: int | None, budget: Budget) -> Any:
+            spy = Spy(make(seed, budget), None, len(spies))
+            spies.append(spy)
+            return spy
+
+        return build
+
+    factories = {
+        "strong": spying(lambda seed, budget: StrongBot(seed, budget)),
+        "recorder": spying(lambda seed, budget: Recorder(seed)),
+    }
+    plan = seating(index, 20 + index, ("strong", *["recorder"] * (players - 1)))
+    table = WatchedTable(game, plan, factories, Budget(samples=4), CATALOG)
+    for spy in spies:
+        spy.table = table
+    result, _ = table.play()
+    outcomes: list[SeatOutcome] = table.outcomes(result)
+    assert len(outcomes) == players
+    return table, spies
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_bot_sees_only_what_its_seat_may_see(game: str, players: int) -> None:
+    for index in range(players):  # the strong bot in every seat in turn
+        table, spies = play_watched(game, players, index)
+        assert all(spy.checked_views > 0 for spy in spies)
+        assert all(spy.checked_events > 0 for spy in spies)
+        assert sum(spy.checked_views for spy in spies) == table.replica.version
+
+
+def test_the_check_would_catch_a_leak() -> None:
+    """The walk finds a hidden card handed to a bot (the check can fail)."""
+    table, _ = play_watched("mishra_factory", 2, 0)
+    engine, state = table.engine, table.replica.state
+    secret = next(iter(state.cards.values()))
+    with pytest.raises(AssertionError):
+        assert_no_hidden_facts({"events": [secret]}, frozenset({secret.id}))
+    assert engine.result(state) is not None

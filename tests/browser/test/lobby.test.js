@@ -1,0 +1,125 @@
+// The lobby, the rules and the replay viewer in a real browser: from the front page to
+// /play, a public game created with the form and joined from the open list of its
+// type by a second browser, the rules panel in three languages, and a finished game
+// stepped through in the replay viewer. The vendored Markdown renderer is checked too.
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { after, before, describe, test } from "node:test";
+
+import { Server, createSeated, launch, openPage, screenshotPath, startBot } from "../support.js";
+
+const WEB = new URL("../../../server/packplay/server/web/play/", import.meta.url);
+
+test("the vendored copy of marked is the pinned package's ES module build", () => {
+  const pinned = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).devDependencies.marked;
+  const installed = JSON.parse(readFileSync(new URL("../node_modules/marked/package.json", import.meta.url), "utf8"));
+  assert.equal(installed.version, pinned);
+  const copy = (name) => readFileSync(new URL(`vendor/${name}`, WEB));
+  const source = (name) => readFileSync(new URL(`../node_modules/marked/${name}`, import.meta.url));
+  assert.ok(copy("marked.esm.js").equals(source("lib/marked.esm.js")), "copy lib/marked.esm.js into web/play/vendor/");
+  assert.ok(copy("marked.LICENSE").equals(source("LICENSE")));
+});
+
+describe("lobby, rules and replays", () => {
+  let server;
+  let first;
+  let second;
+  before(async () => {
+    server = await Server.start();
+    [first, second] = await Promise.all([launch(), launch()]);
+  });
+  after(async () => {
+    await first?.close();
+    await second?.close();
+    await server?.stop();
+  });
+
+  test("create a public game with the form, join it from the lobby in another browser, read the rules", async () => {
+    const problems = [];
+    const ada = await openPage(first.context, `${server.base}/`, problems);
+    await ada.getByRole("link", { name: "Open the web client" }).click();
+    await ada.getByRole("heading", { name: "Lobby" }).waitFor();
+    assert.equal(await ada.locator('select[name="visibility"] option[disabled]').textContent(), "private (not available yet)");
+    await ada.selectOption('select[name="game"]', "mishra_factory");
+    await ada.selectOption('select[name="players"]', "2");
+    await ada.fill('input[name="name"]', "Ada");
+    await ada.fill('input[name="clock"]', "300");
+    await ada.getByRole("button", { name: "Create and take a seat" }).click();
+    await ada.locator(".waiting").waitFor();
+    const gameId = new URL(ada.url()).hash.split("/")[2];
+    assert.match(gameId, /^[\w-]+$/);
+
+    const bea = await openPage(second.context, `${server.base}/play/`, problems);
+    await bea.getByRole("button", { name: "Mishra's Factory" }).click();
+    const row = bea.locator(`tr[data-game-id="${gameId}"]`);
+    await row.waitFor();
+    assert.match(await row.textContent(), /Ada, \(free\)/);
+    bea.once("dialog", (dialog) => dialog.accept("Bea"));
+    await row.locator("button.join").click();
+    for (const page of [ada, bea]) await page.locator(".game-head").waitFor();
+    assert.match(await ada.locator(".game-head").textContent(), /you are Ada \(seat 0\)/);
+    assert.match(await bea.locator(".game-head").textContent(), /you are Bea \(seat 1\)/);
+    // The turn clock of the game, counted down by the page.
+    for (const page of [ada, bea]) {
+      const clock = await page.locator(".game-head .clock").textContent();
+      const left = Number(clock.match(/^clock: (\d+) s left$/)?.[1]);
+      assert.ok(left > 0 && left <= 300, clock);
+    }
+
+    // The rules, one click away, in English, French and Spanish.
+    await ada.locator("button.rules-button").click();
+    const panel = ada.locator("#rules-panel");
+    await panel.waitFor();
+    for (const lang of ["en", "fr", "es"]) {
+      const markdown = await fetch(`${server.base}/v2/rules/mishra_factory?lang=${lang}`).then((r) => r.text());
+      const title = markdown.split("\n")[0].replace(/^# /, "");
+      await ada.selectOption("#rules-lang", lang);
+      await ada.locator("#rules-text h1", { hasText: title }).waitFor();
+      const ruling = await ada.locator("#rules-text #mf-2").count();
+      assert.equal(ruling, 1, `${lang}: the ruling MF-2 has its anchor`);
+    }
+    await ada.screenshot({ path: screenshotPath("rules"), fullPage: false });
+    // The rules and the protocol guide as pages of their own.
+    await ada.goto(`${server.base}/play/#/rules/base_race?lang=es`);
+    const spanish = await fetch(`${server.base}/v2/rules/base_race?lang=es`).then((r) => r.text());
+    await ada.locator("article.markdown h1", { hasText: spanish.split("\n")[0].replace(/^# /, "") }).waitFor();
+    await ada.goto(`${server.base}/play/#/doc/protocol`);
+    await ada.locator("article.markdown h1", { hasText: "The Packplay protocol" }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test("a finished game is listed with its replay, which steps through every action", async () => {
+    const created = await createSeated(server, "wedding_planner", 2, 21);
+    const bots = created.grants.map((grant, i) => startBot(server, created.game_id, grant.token, 30 + i));
+    for (const bot of bots) assert.equal((await bot.done).code, 0);
+    const replay = await server.rest("GET", `/v2/games/${created.game_id}/replay`);
+    const problems = [];
+    const page = await openPage(first.context, `${server.base}/play/#/`, problems);
+    await page.getByRole("button", { name: "Vampire Wedding Planner" }).click();
+    const row = page.locator(`tr[data-game-id="${created.game_id}"]`);
+    await row.locator("a.replay").click();
+    await page.locator(".steps li").first().waitFor();
+    assert.equal(await page.locator(".steps li").count(), replay.log.length);
+    assert.match(await page.locator("#result").textContent(), /won|draw/);
+    await page.locator("button.first").click();
+    assert.equal(await page.locator(".step-label").textContent(), `step 0 of ${replay.log.length}`);
+    for (let step = 1; step <= 3; step++) {
+      await page.locator("button.next").click();
+      await page.locator(".step-events li").first().waitFor();
+      assert.match(await page.locator(".step-detail h3").textContent(), new RegExp(`Step ${step}: version ${step}`));
+      const events = await page.locator(".step-events li").allTextContents();
+      assert.ok(events.length > 0);
+      // Each step's events are those of its action: a draw or take, then a discard.
+      const kind = replay.log[step - 1].action.type.split(".")[1];
+      const verb = { draw: "drew", take: "took", discard: "discarded" }[kind];
+      assert.ok(events.some((line) => line.includes(verb)), `${kind}: ${events.join(" | ")}`);
+    }
+    await page.screenshot({ path: screenshotPath("replay"), fullPage: true });
+    await page.locator("button.last").click();
+    assert.equal(await page.locator(".step-label").textContent(), `step ${replay.log.length} of ${replay.log.length}`);
+    // The table at the end shows every hand, as the final spectator view does.
+    assert.ok((await page.locator(".wedding .seat").count()) === 2);
+    assert.deepEqual(problems, []);
+  });
+});
