@@ -34,7 +34,7 @@ async def test_refusals_carry_the_problem_code(server: Server) -> None:
     async with RestClient(server.url) as lobby:
         refusals = {
             ErrorCode.NOT_FOUND: lobby.snapshot("no-such-game"),
-            ErrorCode.BAD_CONFIG: lobby.create_game("day_night", 5),
+            ErrorCode.BAD_CONFIG: lobby.create_game("day_night", 2, sets=("XXX",)),
             ErrorCode.VALIDATION_FAILED: lobby.create_game("day_night", 0),
             ErrorCode.GAME_STARTED: lobby.join_seat(game_id, "late"),
             ErrorCode.SEAT_TAKEN: _take_twice(lobby),

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import msgspec
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a game is, besides its wire types: the game-types answer is built from these.
+
+    `simultaneous` is true when the game has decisions that several seats make at the
+    same time, each kept secret until all have chosen (RULES.md C-5).
+    """
+
+    title: str
+    min_players: int
+    max_players: int
+    default_sets: tuple[str, ...]
+    simultaneous: bool
+
+
+def seat_out_of_range(seat: int | None, players: int, option: str) -> None:
+    """Refuse a seat option naming a seat the game does not have.
+
+    The message ends as msgspec's own do (" - at `$.options.<name>`"), so every
+    refusal of a create-game body names the member at fault the same way.
+
+    Raises:
+        ValueError: ``seat`` is not below ``players``.
+    """
+    if seat is not None and seat >= players:
+        raise ValueError(f"Expected a seat of this game, 0 to {players - 1} - at `$.options.{option}`")
 
 
 class ChooseCards(msgspec.Struct, frozen=True, kw_only=True, tag="choose_cards"):
