@@ -1,7 +1,7 @@
-"""REST bodies of the ``/v2`` lobby API, and the route table the server implements.
+"""REST bodies of the `/v2` lobby API, and the route table the server implements.
 
-The OpenAPI document is generated from ``ROUTES``; the server mounts exactly
-these routes. Errors are problem documents (RFC 9457) with a stable ``code``.
+The OpenAPI document is generated from `ROUTES`; the server mounts exactly
+these routes. Errors are problem documents (RFC 9457) with a stable `code`.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ from packplay_protocol.tournaments import (
 from packplay_protocol.version import API_PREFIX
 
 GameStatus = Literal["open", "playing", "over"]
-"""``open`` waits for players, ``playing`` started when every seat was taken."""
+"""`open` waits for players, `playing` started when every seat was taken."""
 Players = Annotated[int, msgspec.Meta(ge=1, le=16)]
 RulesPage = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$")]
 """A page of the rules reference: `common`, or a game's name."""
@@ -152,7 +152,7 @@ def create_game(game: str, players: int, **fields: Any) -> CreateGame:
 
     Raises:
         msgspec.ValidationError: an unknown game or an invalid member (the message ends
-            with the member's path, as in ``- at `$.options.first_seat```).
+            with the member's path, as in `- at `$.options.first_seat``).
     """
     body = {"game": game, "players": players, **{k: v for k, v in fields.items() if v is not None}}
     created: CreateGame = msgspec.convert(body, CreateGame)
@@ -160,7 +160,7 @@ def create_game(game: str, players: int, **fields: Any) -> CreateGame:
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat of a game: ``name`` is None while the seat is free."""
+    """One seat of a game: `name` is null while the seat is free."""
 
     seat: Seat
     name: PlayerName | None = None
@@ -202,14 +202,14 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """Take a seat: ``seat`` None takes the lowest free one."""
+    """Take a seat: `seat` null (or left out) takes the lowest free one."""
 
     name: PlayerName
     seat: Seat | None = None
 
 
 class GameSnapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as the caller's seat (or a spectator) sees it; ``state`` is None until it starts."""
+    """A game as the caller's seat (or a spectator) sees it; `state` is null until it starts."""
 
     summary: GameSummary
     state: ViewMessage | None = None
@@ -226,9 +226,9 @@ class GameSetup(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LoggedAction(msgspec.Struct, frozen=True, kw_only=True):
-    """One applied action: it took the game from ``version - 1`` to ``version``.
+    """One applied action: it took the game from `version - 1` to `version`.
 
-    ``timed_out`` marks an action the server played for a seat whose clock ran out.
+    `timed_out` marks an action the server played for a seat whose clock ran out.
     """
 
     version: Version
@@ -239,8 +239,8 @@ class LoggedAction(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Replay(msgspec.Struct, frozen=True, kw_only=True):
-    """A finished game: replaying ``log`` on the game set up from ``setup`` and ``seed``
-    gives ``result``."""
+    """A finished game: replaying `log` on the game set up from `setup` and `seed`
+    gives `result`."""
 
     game_id: GameId
     setup: GameSetup
@@ -318,7 +318,7 @@ _FEW_VALUES = 16
 
 
 def game_type(game: str) -> GameType:
-    """The game-types entry of ``game``, read from its protocol module.
+    """The game-types entry of `game`, read from its protocol module.
 
     Raises:
         KeyError: no game has that name.
@@ -400,7 +400,7 @@ class Readiness(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
-    """An RFC 9457 problem document; clients branch on ``code``, never on ``title``."""
+    """An RFC 9457 problem document; clients branch on `code`, never on `title`."""
 
     type: str
     title: str
@@ -488,7 +488,7 @@ class Param:
 
 @dataclass(frozen=True)
 class Reply:
-    """One documented response: ``body`` None means no body."""
+    """One documented response: `body` None means no body."""
 
     status: int
     description: str
@@ -498,7 +498,7 @@ class Reply:
 
 @dataclass(frozen=True)
 class Route:
-    """One REST route. ``auth``: whether the player token (``Authorization: Bearer``) is needed."""
+    """One REST route. `auth`: whether the player token (`Authorization: Bearer`) is needed."""
 
     method: Literal["GET", "POST", "DELETE"]
     path: str
@@ -510,7 +510,7 @@ class Route:
     auth: Literal["none", "optional", "required"] = "none"
     tag: Literal["games", "tournaments", "rules", "operations"] = "games"
     credential: Literal["seat", "tournament"] = "seat"
-    """Which bearer token ``auth`` asks for: a seat's player token, or a tournament's
+    """Which bearer token `auth` asks for: a seat's player token, or a tournament's
     player secret or organizer token."""
 
 
@@ -536,7 +536,7 @@ _STORELESS = ("listGameTypes", "getGameType")
 
 
 def _completed(route: Route) -> Route:
-    """``route`` with the problems any route of its kind may answer: 413 for a body too
+    """`route` with the problems any route of its kind may answer: 413 for a body too
     large, 503 when storage does not answer, 500 for an unexpected failure."""
     codes = [ErrorCode.INTERNAL]
     if route.request is not None:
