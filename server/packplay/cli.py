@@ -9,7 +9,6 @@ from collections.abc import Sequence
 from packplay import __version__
 from packplay.commands import arena, bot, cards, protocol, serve, simulate, tournament
 
-
 DESCRIPTION = (
     "Packplay serves four Magic: The Gathering booster mini-games to clients over REST and "
     "WebSocket, and comes with the tools around them: the card catalog, engine-only "

@@ -61,7 +61,8 @@ async def test_game_types_and_a_refused_option(server: Server) -> None:
             await lobby.create_game("wedding_planner", 2, options={"first_seat": 4})
         created = await lobby.create_game("wedding_planner", 2, options={"first_seat": 1, "shuffle": False})
     assert [t.game for t in listed.games] == ["day_night", "mishra_factory", "wedding_planner", "base_race"]
-    assert wedding in listed.games and [o.name for o in wedding.options] == ["shuffle", "first_seat", "themes"]
+    assert wedding in listed.games
+    assert [o.name for o in wedding.options] == ["shuffle", "first_seat", "themes"]
     assert unknown.value.code is ErrorCode.NOT_FOUND
     assert (refused.value.code, refused.value.pointer) == (ErrorCode.VALIDATION_FAILED, "/options/first_seat")
     assert created.players == 2 and created.status == "open"
