@@ -7,14 +7,14 @@ import sys
 from collections.abc import Sequence
 
 from packplay import __version__
-from packplay.commands import arena, bot, cards, protocol, serve, simulate, tournament
+from packplay.commands import arena, bot, cards, protocol, replay, serve, simulate, tournament
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packplay", description=__doc__)
     parser.add_argument("--version", action="version", version=f"packplay {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, cards, simulate, arena, protocol, bot, tournament):
+    for module in (serve, cards, simulate, arena, protocol, replay, bot, tournament):
         module.register(commands)
     return parser
 

@@ -8,9 +8,11 @@ from typing import Any
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters
 from packplay.games.day_night import actions, flow, setup, views
 from packplay.games.day_night.state import SEATS, DayNightState
+from packplay_protocol.audit import DayNightDeal
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 from packplay_protocol.games.day_night import Action, Declare, Place, Replace, View
 
@@ -31,9 +33,18 @@ class DayNight(Game[DayNightState]):
     default_sets = setup.DEFAULT_SETS
     state_type = DayNightState
     action_type = Action
+    deal_type = DayNightDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> DayNightState:
         return setup.new_game(config, seed, catalog, boosters)
+
+    def _deal(self, state: DayNightState) -> DayNightDeal:
+        return setup.deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: DayNightDeal, cards: dict[str, CardInstance], seed: int
+    ) -> DayNightState:
+        return setup.from_deal(config, deal, cards, seed)
 
     def _pending(self, state: DayNightState) -> tuple[int, ...]:
         return state.pending()

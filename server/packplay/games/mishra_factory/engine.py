@@ -6,9 +6,11 @@ from typing import Any
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, place_in_turn_order
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
+from packplay_protocol.audit import MishraFactoryDeal
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 from packplay_protocol.games.mishra_factory import (
     Action,
@@ -35,11 +37,20 @@ class MishraFactory(Game[MishraFactoryState]):
     default_sets = setup.DEFAULT_SETS
     state_type = MishraFactoryState
     action_type = Action
+    deal_type = MishraFactoryDeal
 
     def _setup(
         self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters
     ) -> MishraFactoryState:
         return setup.new_game(config, seed, catalog, boosters)
+
+    def _deal(self, state: MishraFactoryState) -> MishraFactoryDeal:
+        return setup.deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: MishraFactoryDeal, cards: dict[str, CardInstance], seed: int
+    ) -> MishraFactoryState:
+        return setup.from_deal(config, deal, cards, seed)
 
     def _pending(self, state: MishraFactoryState) -> tuple[int, ...]:
         return () if state.over else (state.turn,)

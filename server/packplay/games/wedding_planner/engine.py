@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import (
     Audience,
     Emitted,
@@ -21,8 +22,9 @@ from packplay.games.base import (
 )
 from packplay.games.wedding_planner import moves, views
 from packplay.games.wedding_planner.scoring import winners
-from packplay.games.wedding_planner.setup import new_state
+from packplay.games.wedding_planner.setup import deal_of, from_deal, new_state
 from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
+from packplay_protocol.audit import WeddingPlannerDeal
 from packplay_protocol.games.common import GameResult, LegalActions
 from packplay_protocol.games.wedding_planner import Action, Discard, Draw, Take
 
@@ -37,9 +39,18 @@ class WeddingPlanner(Game[WeddingState]):
     default_sets: ClassVar[tuple[str, ...]] = ("VOW",)
     state_type: ClassVar[type[WeddingState]] = WeddingState
     action_type: ClassVar[Any] = Action
+    deal_type: ClassVar[type[WeddingPlannerDeal]] = WeddingPlannerDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> WeddingState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
+
+    def _deal(self, state: WeddingState) -> WeddingPlannerDeal:
+        return deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: WeddingPlannerDeal, cards: dict[str, CardInstance], seed: int
+    ) -> WeddingState:
+        return from_deal(config, deal, cards, seed)
 
     def _pending(self, state: WeddingState) -> tuple[int, ...]:
         return () if is_over(state) else (current_seat(state),)
