@@ -38,7 +38,9 @@ def game_boosters(
         raise RuleError("sets", str(error), "bad_config") from error
 
 
-def _checked(given: Sequence[Sequence[CardInstance]], count: int, rule: str) -> list[list[CardInstance]]:
+def _checked(
+    given: Sequence[Sequence[CardInstance]], count: int, rule: str = "boosters"
+) -> list[list[CardInstance]]:
     if len(given) != count:
         raise RuleError(rule, f"{count} boosters are needed", "bad_config")
     boosters = [list(booster) for booster in given]

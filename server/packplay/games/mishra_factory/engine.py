@@ -11,7 +11,7 @@ from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBooste
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay_protocol.audit import MishraFactoryDeal
-from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
+from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions, game_result
 from packplay_protocol.games.mishra_factory import (
     Action,
     Ended,
@@ -93,13 +93,8 @@ class MishraFactory(Game[MishraFactoryState]):
         if not state.over:
             return None
         lines = scoring.score_lines(state.collections, state.cards)
-        winners = scoring.winners(lines)
-        return GameResult(
-            winners=winners,
-            draw=len(winners) == state.players,
-            scores=tuple(float(line.total) for line in lines),
-            reason="every card is collected",
-        )
+        scores = tuple(line.total for line in lines)
+        return game_result(self.name, scoring.winners(lines), scores, "all_cards_collected")
 
     def view(self, state: MishraFactoryState, audience: Audience) -> View:
         return views.build_view(state, audience)

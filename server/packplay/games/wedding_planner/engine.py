@@ -25,7 +25,7 @@ from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.setup import deal_of, from_deal, new_state
 from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
 from packplay_protocol.audit import WeddingPlannerDeal
-from packplay_protocol.games.common import GameResult, LegalActions
+from packplay_protocol.games.common import GameResult, LegalActions, game_result
 from packplay_protocol.games.wedding_planner import Action, Discard, Draw, Take
 
 
@@ -76,13 +76,8 @@ class WeddingPlanner(Game[WeddingState]):
             return None
         scores = moves.final_scores(state)
         best = winners(scores)
-        draw = len(best) == len(scores)
-        return GameResult(
-            winners=best,
-            draw=draw,
-            scores=tuple(float(score.total) for score in scores),
-            reason="all scores tied" if draw else "highest hand score",
-        )
+        reason = "all_scores_tied" if len(best) == len(scores) else "highest_hand_score"
+        return game_result(self.name, best, tuple(score.total for score in scores), reason)
 
     def view(self, state: WeddingState, audience: Audience) -> Any:
         return views.render(state, audience)

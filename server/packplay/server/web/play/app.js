@@ -521,7 +521,7 @@ function resultBox(message, names) {
     "div",
     { class: "result", id: "result" },
     h("strong", {}, result.draw ? "A draw." : `${winners} won.`),
-    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason}) `,
+    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason_text}) `,
     h("a", { href: `#/replay/${message.game_id}` }, "Watch the replay"),
     " · ",
     h("a", { href: "#/" }, "back to the lobby"),
