@@ -1,8 +1,9 @@
 """The one interface every rules engine implements, and what it exchanges.
 
 A rules engine is pure: ``setup`` builds a state from a config, a seed and the
-card catalog; ``apply`` turns (state, seat, action) into a new state and events,
-or raises :class:`RuleError`. No I/O, no clock, no global state: the server,
+card catalog, by drawing the game's explicit set-up (``deal``) and building the
+state from it with ``from_deal``, which needs neither seed nor catalog; ``apply``
+turns (state, seat, action) into a new state and events, or raises :class:`RuleError`. No I/O, no clock, no global state: the server,
 the bots and the simulator all drive games through this interface.
 """
 
