@@ -1106,8 +1106,9 @@ export interface Registration {
  * code (`turn`, `card`, `move`), each explained under its own heading in the rules
  * reference (a game's page for a ruling, the common page for a code), in every
  * language. It is null for refusals that are not the rules' (`stale_version`,
- * `rate_limited`, `duplicate`, ...). `version` is the game's current version. After `stale_version` decide again on the view you
- * hold: every update up to `version` has been sent before this refusal.
+ * `rate_limited`, `duplicate`, ...). `version` is the game's current version. After
+ * `stale_version` decide again on the view you hold: every update up to `version` has
+ * been sent before this refusal.
  */
 export interface Rejected {
   type: "rejected";

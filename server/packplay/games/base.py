@@ -3,8 +3,9 @@
 A rules engine is pure: ``setup`` builds a state from a config, a seed and the
 card catalog, by drawing the game's explicit set-up (``deal``) and building the
 state from it with ``from_deal``, which needs neither seed nor catalog; ``apply``
-turns (state, seat, action) into a new state and events, or raises :class:`RuleError`. No I/O, no clock, no global state: the server,
-the bots and the simulator all drive games through this interface.
+turns (state, seat, action) into a new state and events, or raises
+:class:`RuleError`. No I/O, no clock, no global state: the server, the bots and the
+simulator all drive games through this interface.
 """
 
 from __future__ import annotations
