@@ -147,7 +147,8 @@ class RestClient:
         return await self._call("GET", f"{API_PREFIX}/games/{game_id}", GameSnapshot, token=token)
 
     async def replay(self, game_id: str) -> Replay:
-        """The seed, setup and full action log of a finished game.
+        """The export of a finished game (format packplay.replay.1): setup, seed, the
+        explicit set-up (``deal``) and card table, the full action log and the result.
 
         Raises:
             ApiError: ``not_found``, ``game_not_over``.

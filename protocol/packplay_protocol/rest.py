@@ -14,6 +14,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from packplay_protocol import catalog, rules
+from packplay_protocol.audit import REPLAY_FORMAT, AnyDeal, ReplayFormat
+from packplay_protocol.cards import CardId, CardInstance
 from packplay_protocol.catalog import AnyAction
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.games import base_race, day_night, mishra_factory, wedding_planner
@@ -239,12 +241,21 @@ class LoggedAction(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Replay(msgspec.Struct, frozen=True, kw_only=True):
-    """A finished game: replaying `log` on the game set up from `setup` and `seed`
-    gives `result`."""
+    """A finished game, for audit: replaying `log` on the set-up gives `result`.
 
+    `format` versions this document (packplay.replay.1). `deal` is the explicit
+    set-up (what each seat was dealt, the pile order, roles, first seat, themes) and
+    `cards` the facts of every card of the game by id, so the game can be checked
+    without Packplay's random generator or card catalog. `setup` and `seed` are what
+    Packplay set the game up from: the same game again with Packplay's engines.
+    """
+
+    format: ReplayFormat = REPLAY_FORMAT
     game_id: GameId
     setup: GameSetup
     seed: Seed
+    deal: AnyDeal
+    cards: dict[CardId, CardInstance]
     log: tuple[LoggedAction, ...]
     result: GameResult
 

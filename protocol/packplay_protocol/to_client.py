@@ -107,9 +107,13 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
 class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="type"):
     """The action was refused and changed nothing.
 
-    `rule` names the ruling that refused it (`MF-2`) when the rules did; `version` is
-    the game's current version. After `stale_version` decide again on the view you
-    hold: every update up to `version` has been sent before this refusal.
+    `rule` is set when the game's rules refused it: a ruling id (`MF-2`) or a refusal
+    code (`turn`, `card`, `move`), each explained under its own heading in the rules
+    reference (a game's page for a ruling, the common page for a code), in every
+    language. It is null for refusals that are not the rules' (`stale_version`,
+    `rate_limited`, `duplicate`, ...). `version` is the game's current version. After
+    `stale_version` decide again on the view you hold: every update up to `version` has
+    been sent before this refusal.
     """
 
     action_id: ActionId

@@ -83,6 +83,22 @@ export interface BaseRaceBoardSet {
 }
 
 /**
+ * Base Race: each seat's base camp and the eleven cards dealt to it.
+ *
+ * `camps[seat]` is the seat's base camp (a basic land); `hands[seat]` the other cards
+ * it lays out, in deal order; `out` the cards out of the game, face down (the other
+ * lands and the cards not dealt); `set_aside` the cards without a Magic back (C-1).
+ * Which seat moves first is not chance: it is the first to lay out (in the log).
+ */
+export interface BaseRaceDeal {
+  type: "base_race.deal";
+  camps: string[];
+  hands: string[][];
+  out: string[];
+  set_aside: string[];
+}
+
+/**
  * The game ended; reason is land_revealed (rule 1: a land's owner loses),
  * land_attacked_land (rule 1: the attacker wins) or move_limit (BR-7 draw).
  */
@@ -256,7 +272,7 @@ export interface CardRef {
 }
 
 /**
- * A legal action too large to enumerate: fill `field` of `template` with card ids.
+ * A legal action completed by choosing cards: fill `field` of `template` with card ids.
  *
  * `template` is an action message (a dict with its `type`) complete but for
  * `field`. The chosen ids come from `options`; between `min_count` and
@@ -475,6 +491,23 @@ export interface DayNightColorDeclared {
   slot: number;
   seat: number;
   color: "B" | "G" | "R" | "U" | "W";
+}
+
+/**
+ * Day vs Night: each seat's booster split into its hand and its set-aside cards.
+ *
+ * `hands[seat]` are the seat's cards with a Magic back, sorted by id (the hand of round
+ * 1); `set_aside[seat]` its other cards, face up and out of play (C-1); `day_seat` plays
+ * Day, the other seat Night.
+ */
+export interface DayNightDeal {
+  type: "day_night.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  day_seat: number;
+  hands: string[][];
+  set_aside: string[][];
 }
 
 /**
@@ -744,14 +777,22 @@ export interface GameOver {
 /**
  * The outcome of a finished game.
  *
- * `winners` lists the winning seats (several when they share the win; all seats
- * on a draw, with `draw` true). `scores` is per seat in seat order.
+ * `winners` lists the winning seats, in seat order: several when they share the win.
+ * `draw` is true exactly when every seat is a winner (a draw and a win shared by all
+ * seats are the same thing). `scores` has one score per seat, in seat order: what
+ * each game counts (cards in pile, points, hand score; 1, 0 or 0.5 in Base Race).
+ * `reason` is an identifier; `reason_text` says the same in English words, for
+ * people.
  */
 export interface GameResult {
   winners: number[];
   draw: boolean;
-  scores: number[];
+  scores: ((number | number)[]);
+  /**
+   * Why the game ended, as an identifier to branch on. Day vs Night: most_cards_in_pile, equal_piles. Mishra's Factory: all_cards_collected. Vampire Wedding Planner: highest_hand_score, all_scores_tied. Base Race: land_revealed, land_attacked_land, move_limit. A new game may bring new reasons.
+   */
   reason: string;
+  reason_text: string;
 }
 
 /**
@@ -884,7 +925,10 @@ export interface JoinSeat {
  * What one seat may do now: concrete actions, and choices with constraints.
  *
  * A client may send any action in `actions` as it is, or any action built from
- * one entry of `choices`. Both empty means the seat has nothing to decide.
+ * one entry of `choices`. Both empty means the seat has nothing to decide. Each kind
+ * of decision always comes in the same form, whatever the hand size: a row of Day vs
+ * Night, a back card of Mishra's Factory (with the card to discard) and a Base Race
+ * layout are choices; every other decision is a list of concrete actions.
  */
 export interface LegalActions {
   actions: ((DayNightPlace | DayNightReplace | DayNightDeclare | MishraFactoryTake | WeddingPlannerDraw | WeddingPlannerTake | WeddingPlannerDiscard | BaseRaceLayout | BaseRaceMove)[]);
@@ -930,6 +974,25 @@ export interface LoggedAction {
 export interface MishraFactoryCollection {
   seat: number;
   groups: (Record<"B" | "C" | "G" | "R" | "U" | "W", string[]>);
+}
+
+/**
+ * Mishra's Factory: the belt, the deck order and the first seat.
+ *
+ * `belt` is in position order (positions 0-1 are the front, MF-8); `deck` is the rest
+ * of the shuffled cards, top first (the next card to refill the belt first);
+ * `set_aside` the cards without a Magic back (C-1); `first_seat` takes first, then
+ * play goes in seat order.
+ */
+export interface MishraFactoryDeal {
+  type: "mishra_factory.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  first_seat: number;
+  belt: string[];
+  deck: string[];
+  set_aside: string[];
 }
 
 /**
@@ -1189,9 +1252,13 @@ export interface Registration {
 /**
  * The action was refused and changed nothing.
  *
- * `rule` names the ruling that refused it (`MF-2`) when the rules did; `version` is
- * the game's current version. After `stale_version` decide again on the view you
- * hold: every update up to `version` has been sent before this refusal.
+ * `rule` is set when the game's rules refused it: a ruling id (`MF-2`) or a refusal
+ * code (`turn`, `card`, `move`), each explained under its own heading in the rules
+ * reference (a game's page for a ruling, the common page for a code), in every
+ * language. It is null for refusals that are not the rules' (`stale_version`,
+ * `rate_limited`, `duplicate`, ...). `version` is the game's current version. After
+ * `stale_version` decide again on the view you hold: every update up to `version` has
+ * been sent before this refusal.
  */
 export interface Rejected {
   type: "rejected";
@@ -1214,10 +1281,16 @@ export interface Rejected {
 export type RejectReason = "bad_message" | "duplicate" | "game_over" | "illegal_action" | "not_found" | "not_started" | "not_your_turn" | "rate_limited" | "stale_version" | "unauthorized" | "unavailable";
 
 /**
- * A finished game: replaying `log` on the game set up from `setup` and `seed`
- * gives `result`.
+ * A finished game, for audit: replaying `log` on the set-up gives `result`.
+ *
+ * `format` versions this document (packplay.replay.1). `deal` is the explicit
+ * set-up (what each seat was dealt, the pile order, roles, first seat, themes) and
+ * `cards` the facts of every card of the game by id, so the game can be checked
+ * without Packplay's random generator or card catalog. `setup` and `seed` are what
+ * Packplay set the game up from: the same game again with Packplay's engines.
  */
 export interface Replay {
+  format: "packplay.replay.1";
   /**
    * A game's id.
    */
@@ -1227,6 +1300,8 @@ export interface Replay {
    * The seed a game was set up from.
    */
   seed: number;
+  deal: DayNightDeal | MishraFactoryDeal | WeddingPlannerDeal | BaseRaceDeal;
+  cards: { [key: string]: CardInstance };
   log: LoggedAction[];
   result: GameResult;
 }
@@ -1464,6 +1539,28 @@ export interface ViewMessage {
   seed: number | null;
   view: DayNightView | MishraFactoryView | WeddingPlannerView | BaseRaceView;
   cards: { [key: string]: CardInstance };
+}
+
+/**
+ * Vampire Wedding Planner: the hands, the themes, both piles and the first seat.
+ *
+ * `hands[seat]` the seat's four dealt cards in deal order; `themes[seat]` its secret
+ * theme card, null when its booster had no theme candidate; `draw` the face-down
+ * pile, top first; `discard` the face-up pile, bottom first (one card at the start);
+ * `set_aside` the cards without a Magic back (C-1); `first_seat` plays first, then play
+ * goes in reverse seat order.
+ */
+export interface WeddingPlannerDeal {
+  type: "wedding_planner.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  first_seat: number;
+  hands: string[][];
+  themes: ((string | null)[]);
+  draw: string[];
+  discard: string[];
+  set_aside: string[];
 }
 
 /**

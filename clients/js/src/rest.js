@@ -101,7 +101,7 @@ export class PackplayRest {
     await this.call("DELETE", `/games/${encodeURIComponent(gameId)}/seat`, { token });
   }
 
-  /** The seed, setup and action log of a finished game. */
+  /** The export of a finished game (format packplay.replay.1): set-up, cards, log, result. */
   getReplay(/** @type {string} */ gameId) {
     return this.call("GET", `/games/${encodeURIComponent(gameId)}/replay`);
   }

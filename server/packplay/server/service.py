@@ -278,7 +278,7 @@ class Service:
         return GameSnapshot(summary=summary(row), state=view_message(replica, audience))
 
     async def replay(self, game_id: str) -> Replay:
-        """Seed, setup and full log of a finished game.
+        """Seed, setup, explicit set-up, card table and full log of a finished game.
 
         Raises:
             ServiceError: ``not_found``, ``game_not_over`` (a game still waiting for players too).
@@ -313,7 +313,19 @@ class Service:
             for entry, _ in entries
             if entry.seat is not None
         )
-        return Replay(game_id=game_id, setup=setup, seed=meta.seed, log=actions, result=result)
+        dealt = await self.store.dealt(game_id)
+        if dealt is None:
+            raise ServiceError(ErrorCode.INTERNAL, "the log of the game is incomplete")
+        first = decode_state(replica.engine, dealt, replica.cards)
+        return Replay(
+            game_id=game_id,
+            setup=setup,
+            seed=meta.seed,
+            deal=replica.engine.deal(first),
+            cards=dict(sorted(replica.cards.items())),
+            log=actions,
+            result=result,
+        )
 
     async def current(self, game_id: str) -> Replica:
         """The started game now, read from Redis.

@@ -16,10 +16,12 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GameState, GivenBoosters, RuleError
 from packplay.games.base_race import play, views
-from packplay.games.base_race.setup import new_state
+from packplay.games.base_race.setup import deal_of, from_deal, new_state
 from packplay.games.base_race.state import BaseRaceState
+from packplay_protocol.audit import BaseRaceDeal
 from packplay_protocol.games.base_race import FACTS, LAYOUT_SIZE, Action, Layout, Move, View
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 
@@ -36,9 +38,18 @@ class BaseRace(Game[BaseRaceState]):
     default_sets: ClassVar[tuple[str, ...]] = FACTS.default_sets
     state_type: ClassVar[type[GameState]] = BaseRaceState
     action_type: ClassVar[Any] = Action
+    deal_type: ClassVar[type[BaseRaceDeal]] = BaseRaceDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
+
+    def _deal(self, state: BaseRaceState) -> BaseRaceDeal:
+        return deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: BaseRaceDeal, cards: dict[str, CardInstance], seed: int
+    ) -> BaseRaceState:
+        return from_deal(config, deal, cards, seed)
 
     def _pending(self, state: BaseRaceState) -> tuple[int, ...]:
         if state.over:
