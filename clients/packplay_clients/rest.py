@@ -25,6 +25,8 @@ from packplay_protocol.rest import (
     GameSnapshot,
     GameStatus,
     Health,
+    HouseBot,
+    HouseSeat,
     JoinSeat,
     Problem,
     Readiness,
@@ -77,12 +79,15 @@ class RestClient:
         seed: int | None = None,
         boosters: tuple[tuple[CardRef, ...], ...] | None = None,
         seats: tuple[str, ...] | None = None,
+        house: dict[int, HouseBot] | None = None,
     ) -> CreatedGame:
         """Create a game; it starts when its last seat is taken.
 
         ``seats`` (one player name per seat) takes every seat at once: the game starts
-        and ``grants`` of the answer holds each seat's token. ``seed`` and ``boosters``
-        need a server run with ``--sandbox``.
+        and ``grants`` of the answer holds each seat's token. ``house`` (seat -> bot
+        name: ``strong``, ``random`` or ``first``) has the server play those seats;
+        ``seats`` then names the other seats only. ``seed`` and ``boosters`` need a
+        server run with ``--sandbox``.
 
         Raises:
             ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
@@ -96,6 +101,7 @@ class RestClient:
             seed=seed,
             boosters=boosters,
             seats=seats,
+            house=tuple(HouseSeat(seat=seat, bot=bot) for seat, bot in sorted((house or {}).items())),
         )
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
 

@@ -56,6 +56,18 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
     foil: bool = False
 
 
+HouseBot = Literal["random", "first", "strong"]
+"""The bots the server can seat: `strong` searches sampled deals from what its seat sees,
+`random` plays a random legal action, `first` the first legal one."""
+
+
+class HouseSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat the server plays itself, with the built-in bot `bot`."""
+
+    seat: Seat
+    bot: HouseBot = "strong"
+
+
 class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     """Create a game. `sets` empty means the game's default sets.
 
@@ -64,6 +76,13 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     name per seat, takes every seat at once: the game starts right away and the answer
     holds every seat's token (for an organizer seating a table, or one client playing
     several seats); without it the game waits in the lobby for its seats to be taken.
+
+    `house` lists seats the server plays itself (the house), each with a built-in bot:
+    those seats are taken at once, at least one seat stays for a player, and `seats`
+    then names only the other seats, in seat order. A player alone creates a game with
+    the house in every other seat and takes the last seat: the game starts at once.
+    The house plays through the same rules and turn clock as any player, and decides
+    from what its seat is sent, never more.
     """
 
     game: GameName
@@ -74,13 +93,16 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     seed: Seed | None = None
     boosters: tuple[tuple[CardRef, ...], ...] | None = None
     seats: tuple[PlayerName, ...] | None = None
+    house: tuple[HouseSeat, ...] = ()
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat of a game: ``name`` is None while the seat is free."""
+    """One seat of a game: `name` is null while the seat is free; `house` names the bot
+    when the server plays the seat itself."""
 
     seat: Seat
     name: PlayerName | None = None
+    house: HouseBot | None = None
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
