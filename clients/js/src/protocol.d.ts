@@ -307,6 +307,13 @@ export interface CreatedTournament {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
 export interface CreateGame {
   /**
@@ -320,6 +327,7 @@ export interface CreateGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
 }
 
 /**
@@ -718,6 +726,17 @@ export interface Hello {
 }
 
 /**
+ * A seat the server plays itself, with the built-in bot `bot`.
+ */
+export interface HouseSeat {
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  seat: number;
+  bot?: "first" | "random" | "strong";
+}
+
+/**
  * Watch or play one game; a connection joins at most one game.
  *
  * As `player` the hello token must hold a seat of `game_id`. The server answers
@@ -1111,7 +1130,8 @@ export interface SeatGrant {
 }
 
 /**
- * One seat of a game: `name` is None while the seat is free.
+ * One seat of a game: `name` is null while the seat is free; `house` names the bot
+ * when the server plays the seat itself.
  */
 export interface SeatInfo {
   /**
@@ -1119,6 +1139,7 @@ export interface SeatInfo {
    */
   seat: number;
   name: string | null;
+  house: ("first" | "random" | "strong") | null;
 }
 
 /**

@@ -311,7 +311,7 @@ class House:
                 if follower is None:
                     follower = self.followers[key] = Follower(self, key)
                     self._evict()
-                    follower.take(await service.watch(game_id, follower, seat, since=-1))
+                    follower.take(await service.watch(game_id, follower, seat, since=0))
                 elif follower.stale:
                     follower.stale = False
                     follower.take(await service.resume(game_id, seat, follower.version))
