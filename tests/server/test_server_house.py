@@ -194,7 +194,8 @@ async def test_an_unknown_house_bot_is_refused(servers: list[ServerProcess]) -> 
             "/v2/games", json={"game": "day_night", "players": 2, "house": [{"seat": 1, "bot": "oracle"}]}
         )
     assert response.status_code == 422
-    assert "oracle" in response.text or "house" in response.text
+    assert response.json()["code"] == "validation_failed"
+    assert "'oracle'" in response.json()["detail"] and "house[0].bot" in response.json()["detail"]
 
 
 async def test_two_clients_of_one_game_see_the_same_house_moves(servers: list[ServerProcess]) -> None:

@@ -66,6 +66,8 @@ MAX_FOLLOWED = 1000
 """House seats a process follows at once; the least recently played beyond are let go
 (following one again replays its events from the log, as a reconnecting client's)."""
 SEED_BITS = 53
+INLINE = frozenset({"random", "first"})
+"""Bots that decide in microseconds, on the event loop (the thread hop would cost more)."""
 _SETTLED = {RejectReason.STALE_VERSION.value, RejectReason.GAME_OVER.value, RejectReason.DUPLICATE.value}
 """Refusals that mean the decision was made or is no longer due (never the bot's fault)."""
 
@@ -266,7 +268,10 @@ class House:
                 return False
             action_id = f"house-{seat}-{since}"
             try:
-                chosen = await asyncio.get_running_loop().run_in_executor(self.executor, decide, inputs)
+                if inputs.bot in INLINE:
+                    chosen = decide(inputs)
+                else:
+                    chosen = await asyncio.get_running_loop().run_in_executor(self.executor, decide, inputs)
                 act = wire_act(chosen, inputs.version, action_id)
             except Exception:
                 log.exception("game %s: the house bot of seat %s failed; it plays its first action", *key[:2])
