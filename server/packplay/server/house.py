@@ -32,7 +32,6 @@ import asyncio
 import contextlib
 import hashlib
 import logging
-import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -40,6 +39,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import msgspec
+from redis.exceptions import RedisError
 
 from packplay.bots.budget import DEFAULT_SAMPLES, Budget
 from packplay.bots.registry import make_bot
@@ -194,9 +194,6 @@ class House:
         """Decisions being made here: (game, seat, version where the decision began)."""
         self._executor: ThreadPoolExecutor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.decisions = 0
-        self.seconds = 0.0
-        """Decisions made here and the time they took (inputs, bot, act)."""
 
     @property
     def executor(self) -> ThreadPoolExecutor:
@@ -261,7 +258,6 @@ class House:
         if key in self.running:
             return False
         self.running.add(key)
-        started = time.perf_counter()
         try:
             inputs = await self.inputs(game_id, seat, since)
             if inputs is None:
@@ -284,10 +280,12 @@ class House:
                     game_id, seat, answer.message,
                 )  # fmt: skip
             return await self._first_action(game_id, seat, since)
+        except (RedisError, OSError) as error:
+            # Redis is away: the game's clock entry brings a sweep back to this decision.
+            log.warning("game %s: the house decision of seat %s waits for Redis: %s", game_id, seat, error)
+            return False
         finally:
             self.running.discard(key)
-            self.decisions += 1
-            self.seconds += time.perf_counter() - started
 
     async def _first_action(self, game_id: str, seat: int, since: int) -> bool:
         table = self.service.tables.get(game_id)
@@ -323,6 +321,8 @@ class House:
             except ServiceError:
                 self.let_go_later(key)
                 return None
+            if follower.over:
+                return None  # the game ended (the follower is let go of)
             self.followers.move_to_end(key)
             table = service.tables.get(game_id)
             async with table.lock:
