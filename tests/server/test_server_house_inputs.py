@@ -6,7 +6,8 @@ played by the test through the same service). Each house decision's inputs are
 checked before the bot runs: they are bytes only (the frames a MessagePack client of
 the seat received, and its view message), they decode as the protocol's messages for
 that seat, and no card whose facts the engine hides from the seat at that version is
-in them; the seed of the deal is not in the view.
+in them; the seed of the deal is not in the view. Last, the claim that lets one process
+of several take over an overdue house decision.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from packplay.server import decisions, house
+from packplay.server import decisions, house, keys
 from packplay.server.service import Service
 from packplay.server.settings import Settings
 from packplay.server.store import Store
@@ -127,3 +128,17 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
     finally:
         await service.house.close()
         await store.close()
+
+
+async def test_of_two_claims_on_a_due_clock_entry_one_wins(store: Store) -> None:
+    await store.redis.zadd(keys.clocks(), {"g1": 100.5})
+    (found,) = await store.due_clocks(200.0)
+    assert found == ("g1", 100.5)
+    first, second = await asyncio.gather(
+        store.claim_clock("g1", found[1], 210.25), store.claim_clock("g1", found[1], 211.0)
+    )
+    assert [first, second].count(True) == 1
+    assert await store.redis.zscore(keys.clocks(), "g1") in (210.25, 211.0)
+    assert not await store.claim_clock("g1", 100.5, 300.0), "a claim on a score already moved fails"
+    assert not await store.claim_clock("gone", 100.5, 300.0)
+    assert await store.due_clocks(200.0) == []
