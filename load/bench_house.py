@@ -1,6 +1,6 @@
 """How fast the house answers, and what its decisions cost the rest of the server.
 
-    python load/bench_house.py [--games 12] [--parallel 6] [--bot strong]
+    python load/bench_house.py [--games 12] [--parallel 6] [--bot strong] [--processes 0]
 
 One server process (``packplay serve``, a private Redis started here). For each game
 type, ``--games`` games are played, ``--parallel`` at a time, each by one SDK client
@@ -119,9 +119,11 @@ async def run_case(url: str, game: str, players: int, options: argparse.Namespac
 
 async def main(options: argparse.Namespace) -> None:
     with EmbeddedRedis() as private:
-        async with serve(private.url, {"PACKPLAY_LOG_LEVEL": "warning"}) as (url, _process):
+        settings = {"PACKPLAY_LOG_LEVEL": "warning", "PACKPLAY_HOUSE_PROCESSES": str(options.processes)}
+        async with serve(private.url, settings) as (url, _process):
+            where = f"{options.processes} worker processes" if options.processes else "a thread"
             print(
-                f"house bot {options.bot}, {options.parallel} games at a time; times in ms\n\n"
+                f"house bot {options.bot} in {where}, {options.parallel} games at a time; times in ms\n\n"
                 "| game | players | games | house moves timed | p50 | p95 | max | ping p50 | ping p99 "
                 "| seconds |\n"
                 "|---|---|---|---|---|---|---|---|---|---|"
@@ -137,4 +139,5 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--parallel", type=int, default=6)
     parser.add_argument("--bot", default="strong", choices=["strong", "random", "first"])
+    parser.add_argument("--processes", type=int, default=0, help="PACKPLAY_HOUSE_PROCESSES (0: a thread)")
     asyncio.run(main(parser.parse_args()))

@@ -218,3 +218,20 @@ async def test_two_clients_of_one_game_see_the_same_house_moves(servers: list[Se
         replay = await lobby.replay(created.game_id)
     assert ends[0] == ends[1] == replay.log[-1].version
     assert_house_played(replay, house)
+
+
+async def test_a_server_that_runs_house_decisions_in_worker_processes(
+    redis_server: EmbeddedRedis, tmp_path: Path
+) -> None:
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_HOUSE_PROCESSES="1")
+    house: dict[int, HouseBot] = {1: "strong"}
+    try:
+        async with RestClient(server.url) as lobby:
+            created = await lobby.create_game("mishra_factory", 2, seats=("ada",), house=house)
+            await play_alone(server.url, created.grants[0].token)
+            replay = await lobby.replay(created.game_id)
+    finally:
+        server.stop()
+    assert_house_played(replay, house)
+    assert "worker died" not in server.log.read_text()
+    assert "failed" not in server.log.read_text()

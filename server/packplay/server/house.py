@@ -18,12 +18,13 @@ a seed of its own: it is handed nothing else. The same inputs give the same acti
 any process, and the action id names the decision, so a decision made twice is
 played once.
 
-CPU. Decisions run in a small thread pool, never on the event loop, and the strong
-bot has a time cap (``house_seconds``): at its default budget a decision takes a few
-milliseconds (see the README's figures), and the loop keeps getting the interpreter
-at every switch interval meanwhile, so other games' messages wait a few milliseconds
-at most. Threads rather than processes: a decision's inputs and the bot's priors stay
-in this process, and nothing extra has to start or can die apart from the server.
+CPU. The strong bot's decisions run in a small thread pool (or, with
+``house_processes``, in spawned worker processes), never on the event loop, with a
+time cap (``house_seconds``): at its default budget a decision takes a few
+milliseconds, and the loop keeps getting the interpreter at every switch interval
+meanwhile, so other games' messages wait a few milliseconds at most. Threads are the
+default: nothing extra has to start or can die apart from the server. The inputs are
+bytes and plain values, so a worker process gets them as they are.
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import multiprocessing
 from collections import OrderedDict
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -130,6 +132,13 @@ def decide(inputs: Inputs) -> Any:
     return bot.choose(view)
 
 
+def warm() -> None:
+    """Load what a decision needs in a new worker process (the card catalog)."""
+    from packplay.bots.priors import packaged_catalog
+
+    packaged_catalog()
+
+
 def wire_act(action: Any, version: int, action_id: str) -> Act:
     """The act message a client sending ``action`` would send, as the server reads it.
 
@@ -192,14 +201,22 @@ class House:
         self.followers: OrderedDict[tuple[str, int], Follower] = OrderedDict()
         self.running: set[tuple[str, int, int]] = set()
         """Decisions being made here: (game, seat, version where the decision began)."""
-        self._executor: ThreadPoolExecutor | None = None
+        self._executor: Executor | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     @property
-    def executor(self) -> ThreadPoolExecutor:
+    def executor(self) -> Executor:
         if self._executor is None:
-            threads = max(self.settings.house_threads, 1)
-            self._executor = ThreadPoolExecutor(threads, thread_name_prefix="packplay-house")
+            processes = self.settings.house_processes
+            if processes > 0:
+                # Spawned, not forked: this process runs threads and an event loop.
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(processes, mp_context=context)
+                for _ in range(processes):
+                    self._executor.submit(warm)  # start the workers and load their catalog now
+            else:
+                threads = max(self.settings.house_threads, 1)
+                self._executor = ThreadPoolExecutor(threads, thread_name_prefix="packplay-house")
         return self._executor
 
     async def close(self) -> None:
@@ -269,6 +286,9 @@ class House:
                 else:
                     chosen = await asyncio.get_running_loop().run_in_executor(self.executor, decide, inputs)
                 act = wire_act(chosen, inputs.version, action_id)
+            except BrokenExecutor:
+                log.error("game %s: the house's worker died; seat %s plays its first action", *key[:2])
+                self._executor = None  # a new pool for the next decision
             except Exception:
                 log.exception("game %s: the house bot of seat %s failed; it plays its first action", *key[:2])
             else:

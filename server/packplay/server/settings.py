@@ -81,7 +81,9 @@ class Settings:
     """Seconds a house seat's decision may wait for the process that should make it; then any
     process's clock sweep makes it (the first process that served the game may have died)."""
     house_threads: int = 1
-    """Threads per process that run house decisions, off the event loop."""
+    """Threads per process that run house decisions, off the event loop (without ``house_processes``)."""
+    house_processes: int = 0
+    """Worker processes per server process for the strong house bot's decisions (0: threads)."""
     tournament_interval: float = 0.5
     """How often each process carries running tournaments forward (finished tables, next rounds)."""
     tournament_ttl: int = 7 * 24 * 3600
