@@ -26,6 +26,7 @@ from packplay_protocol.rest import (
     GameType,
     GameTypeList,
     Health,
+    HouseBot,
     JoinSeat,
     Problem,
     Readiness,
@@ -78,12 +79,15 @@ class RestClient:
         seed: int | None = None,
         boosters: tuple[tuple[CardRef, ...], ...] | None = None,
         seats: tuple[str, ...] | None = None,
+        house: dict[int, HouseBot] | None = None,
     ) -> CreatedGame:
         """Create a game; it starts when its last seat is taken.
 
         ``seats`` (one player name per seat) takes every seat at once: the game starts
-        and ``grants`` of the answer holds each seat's token. ``seed`` and ``boosters``
-        need a server run with ``--sandbox``.
+        and ``grants`` of the answer holds each seat's token. ``house`` (seat -> bot
+        name: ``strong``, ``random`` or ``first``) has the server play those seats;
+        ``seats`` then names the other seats only. ``seed`` and ``boosters`` need a
+        server run with ``--sandbox``.
 
         Raises:
             ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
@@ -95,6 +99,7 @@ class RestClient:
             "seed": seed,
             "boosters": boosters,
             "seats": seats,
+            "house": [{"seat": seat, "bot": bot} for seat, bot in sorted(house.items())] if house else None,
         }
         body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)

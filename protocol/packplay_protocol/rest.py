@@ -65,6 +65,18 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
     foil: bool = False
 
 
+HouseBot = Literal["random", "first", "strong"]
+"""The bots the server can seat: `strong` searches sampled deals from what its seat sees,
+`random` plays a random legal action, `first` the first legal one."""
+
+
+class HouseSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat the server plays itself, with the built-in bot `bot`."""
+
+    seat: Seat
+    bot: HouseBot = "strong"
+
+
 class _CreateGameBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="game"):
     """What every create-game body has besides `game`, `players` and `options`."""
 
@@ -73,6 +85,7 @@ class _CreateGameBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="game
     seed: Seed | None = None
     boosters: tuple[tuple[CardRef, ...], ...] | None = None
     seats: tuple[PlayerName, ...] | None = None
+    house: tuple[HouseSeat, ...] = ()
 
     @property
     def game(self) -> str:
@@ -81,8 +94,19 @@ class _CreateGameBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="game
 
     def _check(self, players: int, options: Any) -> None:
         options.check(players)
-        if self.seats is not None and len(self.seats) != players:
-            raise ValueError(f"Expected one player name per seat ({players}) - at `$.seats`")
+        house = [seat.seat for seat in self.house]
+        if len(set(house)) != len(house):
+            raise ValueError("Expected distinct seats: a seat is listed twice - at `$.house`")
+        if any(seat >= players for seat in house):
+            raise ValueError(f"Expected seats of this game, seats 0 to {players - 1} - at `$.house`")
+        if len(house) >= players:
+            raise ValueError(
+                "Expected fewer house seats: leave at least one seat for a player - at `$.house`"
+            )
+        named = players - len(house)
+        if self.seats is not None and len(self.seats) != named:
+            whose = " the house does not play" if house else ""
+            raise ValueError(f"Expected a player name for each of the {named} seats{whose} - at `$.seats`")
 
 
 _CREATE_GAME_DOC = """Create a {title} game. `sets` empty means the game's default sets.
@@ -92,6 +116,13 @@ _CREATE_GAME_DOC = """Create a {title} game. `sets` empty means the game's defau
     name per seat, takes every seat at once: the game starts right away and the answer
     holds every seat's token (for an organizer seating a table, or one client playing
     several seats); without it the game waits in the lobby for its seats to be taken.
+
+    `house` lists seats the server plays itself (the house), each with a built-in bot:
+    those seats are taken at once, at least one seat stays for a player, and `seats`
+    then names only the other seats, in seat order. A player alone creates a game with
+    the house in every other seat and takes the last seat: the game starts at once.
+    The house plays through the same rules and turn clock as any player, and decides
+    from what its seat is sent, never more.
     """
 
 
@@ -166,6 +197,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
 
     seat: Seat
     name: PlayerName | None = None
+    house: HouseBot | None = None
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):

@@ -27,6 +27,7 @@ const SENT_BY_CLIENTS = new Set([
   "Ping",
   "JoinSeat",
   "CardRef",
+  "HouseSeat",
   ...GAMES.map((game) => `Create${pascal(game)}Game`),
   ...GAMES.map((game) => `${game}.Options`),
 ]);

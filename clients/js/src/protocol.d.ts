@@ -299,6 +299,13 @@ export interface ChooseCards {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
 export interface CreateBaseRaceGame {
   game: "base_race";
@@ -307,6 +314,7 @@ export interface CreateBaseRaceGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
   players: number;
   options?: BaseRaceOptions;
 }
@@ -319,6 +327,13 @@ export interface CreateBaseRaceGame {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
 export interface CreateDayNightGame {
   game: "day_night";
@@ -327,6 +342,7 @@ export interface CreateDayNightGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
   players: number;
   options?: DayNightOptions;
 }
@@ -377,6 +393,13 @@ export interface CreatedTournament {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
 export interface CreateMishraFactoryGame {
   game: "mishra_factory";
@@ -385,6 +408,7 @@ export interface CreateMishraFactoryGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
   players: number;
   options?: MishraFactoryOptions;
 }
@@ -426,6 +450,13 @@ export interface CreateTournament {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
 export interface CreateWeddingPlannerGame {
   game: "wedding_planner";
@@ -434,6 +465,7 @@ export interface CreateWeddingPlannerGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
   players: number;
   options?: WeddingPlannerOptions;
 }
@@ -891,6 +923,17 @@ export interface Hello {
   type: "hello";
   client?: string;
   token?: string | null;
+}
+
+/**
+ * A seat the server plays itself, with the built-in bot `bot`.
+ */
+export interface HouseSeat {
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  seat: number;
+  bot?: "first" | "random" | "strong";
 }
 
 /**
@@ -1352,6 +1395,7 @@ export interface SeatInfo {
    */
   seat: number;
   name: string | null;
+  house: ("first" | "random" | "strong") | null;
 }
 
 /**

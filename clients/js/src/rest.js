@@ -58,7 +58,7 @@ export class PackplayRest {
   /**
    * Create a game. With `seats` (one name per seat) every seat is taken at once,
    * the game starts, and `grants` holds each seat's token.
-   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, seed?, boosters?}`
+   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, house?, seed?, boosters?}`
    */
   createGame(request) {
     return this.call("POST", "/games", { body: request });

@@ -191,6 +191,13 @@ function titleOf(game) {
   return GAME_TYPES.find((t) => t.game === game)?.title ?? game;
 }
 
+/** The bots the server can seat (CreateGame's house), strongest first. */
+const HOUSE_BOTS = [
+  { bot: "strong", title: "strong bot" },
+  { bot: "random", title: "random bot" },
+  { bot: "first", title: "first-legal bot" },
+];
+
 function createGameForm() {
   const type = h("select", { name: "game" }, GAME_TYPES.map((t) => h("option", { value: t.game }, t.title)));
   const players = h("select", { name: "players" });
@@ -204,6 +211,14 @@ function createGameForm() {
   setPlayers();
   const clock = h("input", { name: "clock", type: "number", min: "0", max: "86400", placeholder: "none", size: 6 });
   const name = h("input", { name: "name", required: true, maxlength: 40, value: playerName(), placeholder: "your name" });
+  // "Play against the house": the server plays every other seat with a built-in bot and
+  // the game starts at once; otherwise the game waits in the lobby for other players.
+  const opponents = h(
+    "select",
+    { name: "opponents" },
+    h("option", { value: "" }, "other players (wait in the lobby)"),
+    HOUSE_BOTS.map((b) => h("option", { value: b.bot }, `the house: ${b.title}`)),
+  );
   const message = h("span", { class: "note" });
   const form = h(
     "form",
@@ -214,9 +229,14 @@ function createGameForm() {
         localStorage.setItem("packplay.name", name.value);
         const request = { game: type.value, players: Number(players.value) };
         if (Number(clock.value) > 0) request.turn_seconds = Number(clock.value);
+        const bot = opponents.value;
+        if (bot) {
+          request.house = Array.from({ length: request.players - 1 }, (_, i) => ({ seat: i + 1, bot }));
+          request.seats = [name.value];
+        }
         try {
           const game = await rest.createGame(request);
-          const grant = await rest.joinSeat(game.game_id, { name: name.value });
+          const grant = bot ? game.grants[0] : await rest.joinSeat(game.game_id, { name: name.value });
           keepSeat(game.game_id, { ...grant, name: name.value });
           location.hash = `#/game/${game.game_id}`;
         } catch (error) {
@@ -228,6 +248,7 @@ function createGameForm() {
     h("label", {}, "Players", players),
     h("label", {}, "Turn clock (seconds per decision)", clock),
     h("label", {}, "Your name", name),
+    h("label", {}, "Opponents", opponents),
     h(
       "label",
       { title: "This server has no private games or invite codes yet" },
@@ -235,6 +256,18 @@ function createGameForm() {
       h("select", { name: "visibility" }, h("option", {}, "public"), h("option", { disabled: true }, "private (not available yet)")),
     ),
     h("button", { type: "submit", class: "primary" }, "Create and take a seat"),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "house",
+        onclick: () => {
+          if (!opponents.value) opponents.value = "strong";
+          form.requestSubmit();
+        },
+      },
+      "Play against the house",
+    ),
     message,
   );
   return form;
