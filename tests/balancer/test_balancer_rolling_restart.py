@@ -32,6 +32,7 @@ from balancer import Balancer, start_balancer
 from support_servers import ServerProcess, start_server
 
 from packplay.server.embedded_redis import EmbeddedRedis, free_port
+from packplay.server.runtime import PROCESS_HEADER
 from packplay_clients import GameConnection, RandomBot, RestClient, play
 from packplay_clients.connection import Answer
 from packplay_clients.errors import PackplayError
@@ -50,7 +51,6 @@ IDLE_TIMEOUT = 20.0
 STEP_TIMEOUT = 20.0
 MOVES_BETWEEN = 20
 """Moves the tables must play between two restarts (the load goes on throughout)."""
-PROCESS_HEADER = "packplay-process"
 
 
 @dataclass

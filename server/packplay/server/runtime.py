@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 DRAIN_TIMEOUT = 5.0
 """Seconds a draining process waits for its connections to be answered and closed, and a
 stopping one for its background loops to finish the pass under way."""
-PROCESS_HEADER = b"packplay-process"
+PROCESS_HEADER = "packplay-process"
+"""The response header naming the process that answered (its pub/sub channel name)."""
 DRAIN_REASON = "the server is restarting: reconnect and resume"
 IDLE_PINGS = 3
 """A connection silent for this many ping intervals is closed."""
@@ -73,7 +74,7 @@ class Runtime:
         )
         self.process_id = secrets.token_hex(8)
         """This process's name among the server processes (its pub/sub channel)."""
-        self.process_header = (PROCESS_HEADER, self.process_id.encode("ascii"))
+        self.process_header = (PROCESS_HEADER.encode("ascii"), self.process_id.encode("ascii"))
         """Sent with every HTTP response and WebSocket handshake: which process answered."""
         self.connections: set[Stoppable] = set()
         self.accepting = False
