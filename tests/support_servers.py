@@ -51,11 +51,13 @@ class ServerProcess:
                 self.kill()
 
 
-def start_server(redis_url: str, log_dir: Path, port: int | None = None, **env: str) -> ServerProcess:
+def start_server(
+    redis_url: str, log_dir: Path, port: int | None = None, timeout: float = START_TIMEOUT, **env: str
+) -> ServerProcess:
     """Start a server with :data:`SERVER_ENV` and ``env`` (``PACKPLAY_*`` settings), once it is ready.
 
     ``port``: the port to listen on (a free one by default); a server restarted on its port
-    logs to the end of the same file.
+    logs to the end of the same file. ``timeout``: seconds it may take to be ready.
     """
     port = port or free_port()
     log = log_dir / f"server-{port}.log"
@@ -65,12 +67,12 @@ def start_server(redis_url: str, log_dir: Path, port: int | None = None, **env: 
     with log.open("ab") as sink:
         process = subprocess.Popen(command, env=environ, stdout=sink, stderr=subprocess.STDOUT)
     server = ServerProcess(f"http://127.0.0.1:{port}", process, log)
-    _wait_ready(server)
+    _wait_ready(server, timeout)
     return server
 
 
-def _wait_ready(server: ServerProcess) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
+def _wait_ready(server: ServerProcess, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if server.process.poll() is not None:
             raise RuntimeError(f"server exited: {server.log.read_text()}")

@@ -49,6 +49,9 @@ THINK = 0.05
 """Seconds each bot waits before it acts: a steady load, not a flood."""
 IDLE_TIMEOUT = 20.0
 STEP_TIMEOUT = 20.0
+START_TIMEOUT = 60.0
+"""Seconds a process may take to start: beside the rest of the suite on two cores, loading
+the card catalog takes much longer than alone."""
 MOVES_BETWEEN = 20
 """Moves the tables must play between two restarts (the load goes on throughout)."""
 
@@ -92,7 +95,11 @@ class Pool:
 
     def start(self, slot: int) -> ServerProcess:
         server = start_server(
-            self.redis_url, self.log_dir, port=self.ports[slot], PACKPLAY_DRAIN_DELAY=str(DRAIN_DELAY)
+            self.redis_url,
+            self.log_dir,
+            port=self.ports[slot],
+            timeout=START_TIMEOUT,
+            PACKPLAY_DRAIN_DELAY=str(DRAIN_DELAY),
         )
         name = httpx.get(server.url + "/v2/ready", timeout=2).headers[PROCESS_HEADER]
         self.names[name] = slot

@@ -153,9 +153,9 @@ class Runtime:
 
         Readiness fails at once; the connections keep playing for ``drain_delay`` while
         load balancers notice; then each closes with 1012 as soon as the action it has
-        under way, if any, is committed and answered (clients send nothing new meanwhile
-        that is lost: an action read after the drain began is left for the client to send
-        again after its resume). Connections opened after that are closed the same way.
+        under way, if any, is committed and answered. A frame that arrives once the
+        closing has begun is not read: the client sends its action again after its
+        resume. Connections opened after that are closed the same way.
         """
         self.draining = True
         self.accepting = False
