@@ -45,7 +45,7 @@ TABLES = 4
 GAMES = (("mishra_factory", 4), ("wedding_planner", 4), ("base_race", 2), ("day_night", 2))
 DRAIN_DELAY = 1.5
 """Longer than HAProxy takes to see readiness fail (two checks 250 ms apart)."""
-THINK = 0.05
+THINK = 0.08
 """Seconds each bot waits before it acts: a steady load, not a flood."""
 IDLE_TIMEOUT = 20.0
 STEP_TIMEOUT = 20.0
