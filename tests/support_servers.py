@@ -21,8 +21,15 @@ import pytest
 from packplay.server.embedded_redis import EmbeddedRedis, free_port
 
 START_TIMEOUT = 20.0
-SERVER_ENV = {"PACKPLAY_SANDBOX": "1", "PACKPLAY_LOG_LEVEL": "warning"}
-"""Every test server's settings beyond the defaults (the SDK's transcripts show the default limits)."""
+SERVER_ENV = {
+    "PACKPLAY_SANDBOX": "1",
+    "PACKPLAY_LOG_LEVEL": "warning",
+    "PACKPLAY_GAMES_PER_MINUTE": "0",
+    "PACKPLAY_OPEN_LOBBIES": "0",
+}
+"""Every test server's settings beyond the defaults: the tests create many games from one address
+(the per-client limits are tested on servers of their own), and the SDK's transcripts show the
+default connection limits."""
 
 
 @dataclass

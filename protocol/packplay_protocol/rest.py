@@ -46,6 +46,8 @@ GameStatus = Literal["open", "playing", "over"]
 """``open`` waits for players, ``playing`` started when every seat was taken."""
 Players = Annotated[int, msgspec.Meta(ge=1, le=16)]
 TurnSeconds = Annotated[float, msgspec.Meta(gt=0, le=86400)]
+InviteCode = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
+"""The secret that takes a seat of a private game (given to its creator only)."""
 
 
 class CardRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -64,6 +66,10 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     name per seat, takes every seat at once: the game starts right away and the answer
     holds every seat's token (for an organizer seating a table, or one client playing
     several seats); without it the game waits in the lobby for its seats to be taken.
+
+    `private` keeps the game out of every listing, and its seats are taken only with the
+    invite code the answer holds (anyone with the game's id may still watch it). A client
+    may create only so many games a minute, and have only so many waiting for players.
     """
 
     game: GameName
@@ -74,6 +80,7 @@ class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
     seed: Seed | None = None
     boosters: tuple[tuple[CardRef, ...], ...] | None = None
     seats: tuple[PlayerName, ...] | None = None
+    private: bool = False
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -96,6 +103,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     turn_seconds: TurnSeconds | None = None
     sandbox: bool = False
+    private: bool = False
 
 
 class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -107,9 +115,12 @@ class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CreatedGame(GameSummary, frozen=True, kw_only=True):
-    """The new game; `grants` holds one seat grant per seat when the request named them."""
+    """The new game; `grants` holds one seat grant per seat when the request named them.
+    `invite` is the code that takes a seat of a private game waiting for players (shown
+    once: share it with the players)."""
 
     grants: tuple[SeatGrant, ...] = ()
+    invite: InviteCode | None = None
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,10 +130,11 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """Take a seat: ``seat`` None takes the lowest free one."""
+    """Take a seat: ``seat`` None takes the lowest free one; ``invite``: the code of a private game."""
 
     name: PlayerName
     seat: Seat | None = None
+    invite: InviteCode | None = None
 
 
 class GameSnapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -211,6 +223,8 @@ PROBLEM_STATUS: dict[ErrorCode, int] = {
     ErrorCode.GAME_STARTED: 409,
     ErrorCode.GAME_NOT_OVER: 409,
     ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.TOO_MANY_LOBBIES: 429,
+    ErrorCode.INVITE_REQUIRED: 403,
     ErrorCode.INTERNAL: 500,
     ErrorCode.UNAVAILABLE: 503,
 }
@@ -297,7 +311,13 @@ ROUTES: tuple[Route, ...] = (
         request=CreateGame,
         replies=(
             Reply(201, "The new game, with every seat's token when the request seated everyone", CreatedGame),
-            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG, ErrorCode.SANDBOX_DISABLED),
+            *_problems(
+                ErrorCode.VALIDATION_FAILED,
+                ErrorCode.BAD_CONFIG,
+                ErrorCode.SANDBOX_DISABLED,
+                ErrorCode.RATE_LIMITED,
+                ErrorCode.TOO_MANY_LOBBIES,
+            ),
         ),
     ),
     Route(
@@ -338,6 +358,7 @@ ROUTES: tuple[Route, ...] = (
                 ErrorCode.GAME_FULL,
                 ErrorCode.SEAT_TAKEN,
                 ErrorCode.GAME_STARTED,
+                ErrorCode.INVITE_REQUIRED,
             ),
         ),
     ),

@@ -53,9 +53,14 @@ def json_response(body: Any, status: int = 200) -> Response:
     return Response(_encode(body), status_code=status, media_type="application/json")
 
 
-def problem_response(code: ErrorCode, detail: str | None, request: Request) -> Response:
+def problem_response(
+    code: ErrorCode, detail: str | None, request: Request, retry_after: int | None = None
+) -> Response:
     document = problem(code, detail, instance=request.url.path)
-    return Response(_encode(document), status_code=document.status, media_type=PROBLEM_MEDIA_TYPE)
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return Response(
+        _encode(document), status_code=document.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
+    )
 
 
 def _runtime(request: Request) -> Runtime:
@@ -71,7 +76,7 @@ def _problems(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ServiceError as error:
-            return problem_response(error.code, error.detail, request)
+            return problem_response(error.code, error.detail, request, error.retry_after)
 
     return wrapped
 
@@ -128,7 +133,9 @@ def _token(request: Request, required: bool) -> str | None:
 @_problems
 async def create_game(request: Request) -> Response:
     runtime = _runtime(request)
-    summary = await runtime.service.create(await _body(request, CreateGame))
+    # The peer's address, or the one a trusted proxy forwarded (uvicorn puts it in the scope).
+    client = request.client.host if request.client is not None else None
+    summary = await runtime.service.create(await _body(request, CreateGame), client)
     runtime.metrics.games_created.labels(summary.game).inc()
     return json_response(summary, 201)
 
