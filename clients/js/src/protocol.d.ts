@@ -263,6 +263,8 @@ export interface ChooseCards {
 
 /**
  * The new game; `grants` holds one seat grant per seat when the request named them.
+ * `invite` is the code that takes a seat of a private game waiting for players (shown
+ * once: share it with the players).
  */
 export interface CreatedGame {
   /**
@@ -284,7 +286,9 @@ export interface CreatedGame {
   created_at: string;
   turn_seconds: number | null;
   sandbox: boolean;
+  private: boolean;
   grants: SeatGrant[];
+  invite: string | null;
 }
 
 /**
@@ -307,6 +311,10 @@ export interface CreatedTournament {
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `private` keeps the game out of every listing, and its seats are taken only with the
+ * invite code the answer holds (anyone with the game's id may still watch it). A client
+ * may create only so many games a minute, and have only so many waiting for players.
  */
 export interface CreateGame {
   /**
@@ -320,6 +328,7 @@ export interface CreateGame {
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  private?: boolean;
 }
 
 /**
@@ -580,7 +589,7 @@ export interface DayNightView {
 /**
  * Stable codes of `error` messages (WebSocket) and problem documents (REST).
  */
-export type ErrorCode = "bad_config" | "bad_message" | "forbidden" | "frame_too_large" | "game_full" | "game_not_over" | "game_started" | "internal" | "not_found" | "out_of_order" | "rate_limited" | "sandbox_disabled" | "seat_taken" | "unauthorized" | "unavailable" | "unknown_type" | "unsupported_version" | "validation_failed";
+export type ErrorCode = "bad_config" | "bad_message" | "forbidden" | "frame_too_large" | "game_full" | "game_not_over" | "game_started" | "internal" | "invite_required" | "not_found" | "out_of_order" | "rate_limited" | "sandbox_disabled" | "seat_taken" | "too_many_lobbies" | "unauthorized" | "unavailable" | "unknown_type" | "unsupported_version" | "validation_failed";
 
 /**
  * A problem with the connection or a message, not with a game action.
@@ -697,6 +706,7 @@ export interface GameSummary {
   created_at: string;
   turn_seconds: number | null;
   sandbox: boolean;
+  private: boolean;
 }
 
 /**
@@ -735,7 +745,7 @@ export interface Join {
 }
 
 /**
- * Take a seat: `seat` None takes the lowest free one.
+ * Take a seat: `seat` None takes the lowest free one; `invite`: the code of a private game.
  */
 export interface JoinSeat {
   /**
@@ -743,6 +753,7 @@ export interface JoinSeat {
    */
   name: string;
   seat?: number | null;
+  invite?: string | null;
 }
 
 /**
@@ -762,6 +773,11 @@ export interface LegalActions {
 export interface Limits {
   max_frame_bytes: number;
   actions_per_second: number;
+  action_burst: number;
+  frames_per_second: number;
+  frame_burst: number;
+  resumes_per_minute: number;
+  catch_up_versions: number;
   hello_timeout_seconds: number;
   ping_interval_seconds: number;
   send_queue: number;
