@@ -316,7 +316,8 @@ class Tables:
         self, table: Table, replica: Replica, audience: Audience, since: int | None
     ) -> Frames:
         messages: list[rendering.Outgoing] = []
-        if since is not None and -1 <= since < replica.version and replica.version - since <= self.catch_up_versions:
+        behind = replica.version - since if since is not None else 0
+        if since is not None and since >= -1 and 0 < behind <= self.catch_up_versions:
             events = await history.events_between(self.store, replica, since, audience)
             messages.append(rendering.events_message(table.game_id, since, replica.version, events))
         messages.append(rendering.whole_view(table.doc(audience), replica.version))
