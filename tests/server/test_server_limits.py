@@ -25,6 +25,7 @@ from server_client import Bot, Client, new_action_id
 from support_servers import ServerProcess, start_server
 
 from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.service import client_key
 from packplay_protocol.codec import encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Hello, Ping
@@ -268,3 +269,10 @@ async def test_a_private_game_is_unlisted_and_its_seats_need_the_invite(limited:
     view = await spectator.join(game_id, role="spectator")
     assert view.game_id == game_id and view.seat is None
     await spectator.close()
+
+
+def test_a_client_is_its_address_and_an_ipv6_client_its_64_network() -> None:
+    assert client_key("198.51.100.7") == "198.51.100.7"
+    assert client_key("2001:db8:1:2:aaaa::1") == client_key("2001:db8:1:2:bbbb::9") == "2001:db8:1:2::/64"
+    assert client_key("2001:db8:1:3::1") != client_key("2001:db8:1:2::1")
+    assert client_key("::ffff:198.51.100.7") == "198.51.100.7"
