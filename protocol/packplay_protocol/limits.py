@@ -28,10 +28,10 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     the connection with 4005."""
     frame_burst: Annotated[int, msgspec.Meta(gt=0)] = 60
     """Frames a connection may send at once before ``frames_per_second`` holds it back."""
-    resumes_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 12.0
-    """Sustained rate of ``resume`` messages answered per connection (bursts of 3); another
+    resumes_per_minute: Annotated[float, msgspec.Meta(gt=0)] = 120.0
+    """Sustained rate of ``resume`` messages answered per connection (bursts of 10); another
     gets an ``error`` ``rate_limited``."""
-    catch_up_versions: Annotated[int, msgspec.Meta(ge=0)] = 64
+    catch_up_versions: Annotated[int, msgspec.Meta(ge=0)] = 256
     """A ``join`` or ``resume`` from more versions back than this gets the whole view without
     the ``events`` between (the view is the state; the events are only its story)."""
     hello_timeout_seconds: Annotated[float, msgspec.Meta(gt=0)] = 10.0

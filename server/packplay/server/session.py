@@ -26,7 +26,7 @@ from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerM
 from packplay_protocol.version import SUBPROTOCOLS, Negotiated
 
 MAX_BAD_FRAMES = 8
-RESUME_BURST = 3.0
+RESUME_BURST = 10.0
 
 
 class Bucket:

@@ -61,9 +61,9 @@ class Settings:
     """Sustained frames of any kind (pings and resumes too) per connection."""
     frame_burst: int = 60
     """Frames a connection may send at once; as many more refused in a row close it (4005)."""
-    resumes_per_minute: float = 12.0
-    """Sustained resumes answered per connection (bursts of 3); others get ``rate_limited``."""
-    catch_up_versions: int = 64
+    resumes_per_minute: float = 120.0
+    """Sustained resumes answered per connection (bursts of 10); others get ``rate_limited``."""
+    catch_up_versions: int = 256
     """A join or resume more versions behind than this gets the whole view without the events."""
     games_per_minute: float = 30.0
     """Sustained new games per client address, over all server processes; 0: no limit."""

@@ -733,6 +733,7 @@ async function replayScreen(gameId) {
       let events = [];
       const off = client.on("message", (m) => {
         if (m.type === "events") events = m.events;
+        if (m.type === "error" && m.code === "rate_limited") setTimeout(() => client.resume(from), 1000);
         if (m.type === "view") {
           off();
           resolve(events);
