@@ -74,7 +74,7 @@ class ErrorCode(StrEnum):
     SANDBOX_DISABLED = "sandbox_disabled"
     """Explicit boosters and seeds need a server started in sandbox mode."""
     RATE_LIMITED = "rate_limited"
-    """Too many requests or messages: new games of one client (REST, with ``Retry-After``),
+    """Too many requests or messages: new games of one client (REST, with `Retry-After`),
     frames or resumes of one connection (WebSocket)."""
     TOO_MANY_LOBBIES = "too_many_lobbies"
     """The client already has as many games waiting for players as the server allows; one
@@ -110,8 +110,8 @@ class CloseCode(IntEnum):
     GAME_EXPIRED = 4004
     """The game no longer exists."""
     RATE_LIMITED = 4005
-    """The client went on sending frames faster than ``limits.frames_per_second`` after an
-    ``error`` ``rate_limited`` told it to slow down."""
+    """The client went on sending frames faster than `limits.frames_per_second` after an
+    `error` `rate_limited` told it to slow down."""
 
 
 class DecodeError(msgspec.Struct, frozen=True, kw_only=True):

@@ -130,7 +130,7 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """Take a seat: ``seat`` None takes the lowest free one; ``invite``: the code of a private game."""
+    """Take a seat: `seat` null takes the lowest free one; `invite`: the code of a private game."""
 
     name: PlayerName
     seat: Seat | None = None

@@ -745,7 +745,7 @@ export interface Join {
 }
 
 /**
- * Take a seat: `seat` None takes the lowest free one; `invite`: the code of a private game.
+ * Take a seat: `seat` null takes the lowest free one; `invite`: the code of a private game.
  */
 export interface JoinSeat {
   /**
