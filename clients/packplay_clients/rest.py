@@ -20,10 +20,11 @@ from packplay_protocol.rest import (
     PROBLEM_STATUS,
     CardRef,
     CreatedGame,
-    CreateGame,
     GameList,
     GameSnapshot,
     GameStatus,
+    GameType,
+    GameTypeList,
     Health,
     JoinSeat,
     Problem,
@@ -91,18 +92,29 @@ class RestClient:
                 ``rate_limited`` (this client creates too many games; see
                 :attr:`ApiError.retry_after`), ``too_many_lobbies``.
         """
-        body = CreateGame(
-            game=game,
-            players=players,
-            sets=sets,
-            options=options or {},
-            turn_seconds=turn_seconds,
-            seed=seed,
-            boosters=boosters,
-            seats=seats,
-            private=private,
-        )
+        fields = {
+            "sets": sets,
+            "options": options or {},
+            "turn_seconds": turn_seconds,
+            "seed": seed,
+            "boosters": boosters,
+            "seats": seats,
+            "private": private or None,
+        }
+        body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
+
+    async def game_types(self) -> GameTypeList:
+        """Every game the server plays: player range, default sets, options, rules pages."""
+        return await self._call("GET", f"{API_PREFIX}/game-types", GameTypeList)
+
+    async def game_type(self, game: str) -> GameType:
+        """One game type.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", f"{API_PREFIX}/game-types/{game}", GameType)
 
     async def list_games(self, game: str | None = None, status: GameStatus | None = None) -> GameList:
         """Games matching the filters (open games by default), newest first.
@@ -143,7 +155,8 @@ class RestClient:
         return await self._call("GET", f"{API_PREFIX}/games/{game_id}", GameSnapshot, token=token)
 
     async def replay(self, game_id: str) -> Replay:
-        """The seed, setup and full action log of a finished game.
+        """The export of a finished game (format packplay.replay.1): setup, seed, the
+        explicit set-up (``deal``) and card table, the full action log and the result.
 
         Raises:
             ApiError: ``not_found``, ``game_not_over``.
@@ -277,7 +290,7 @@ class RestClient:
         path: str,
         answer: type[T],
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> T:
@@ -289,7 +302,7 @@ class RestClient:
         method: str,
         path: str,
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> httpx.Response:

@@ -1,4 +1,4 @@
-"""The limits a server enforces, announced in ``welcome``."""
+"""The limits a server enforces, announced in `welcome`."""
 
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ DEFAULT_MAX_FRAME_BYTES = 64 * 1024
 
 
 class Limits(msgspec.Struct, frozen=True, kw_only=True):
-    """What a connection may do. Exceeding a limit gets an ``error`` or a close code."""
+    """What a connection may do. Exceeding a limit gets an `error` or a close code."""
 
     max_frame_bytes: Annotated[int, msgspec.Meta(gt=0)] = DEFAULT_MAX_FRAME_BYTES
     """Largest frame the server reads; a larger frame closes the connection with 1009, unread
-    (a REST body over it gets 413 ``frame_too_large``)."""
+    (a REST body over it gets 413 `frame_too_large`)."""
     actions_per_second: Annotated[float, msgspec.Meta(gt=0)] = 10.0
     """Sustained rate of `act` messages per seat, over all the seat's connections (reject
     reason `rate_limited`, nothing applied: send the same action again later)."""
@@ -35,9 +35,9 @@ class Limits(msgspec.Struct, frozen=True, kw_only=True):
     """A `join` or `resume` from more versions back than this gets the whole view without
     the `events` between (the view is the state; the events are only its story)."""
     hello_timeout_seconds: Annotated[float, msgspec.Meta(gt=0)] = 10.0
-    """Time from connecting to a valid ``hello`` (else close 4001)."""
+    """Time from connecting to a valid `hello` (else close 4001)."""
     ping_interval_seconds: Annotated[float, msgspec.Meta(gt=0)] = 20.0
-    """Send a ``ping`` at least this often when idle; the server closes silent connections."""
+    """Send a `ping` at least this often when idle; the server closes silent connections."""
     send_queue: Annotated[int, msgspec.Meta(gt=0)] = 256
     """Messages the server buffers for a slow reader before closing with 4000."""
 

@@ -18,6 +18,7 @@ from packplay import __version__
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
 from packplay_protocol import rules
+from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.ids import GameId, GameName
 from packplay_protocol.openapi import openapi_document
@@ -32,6 +33,9 @@ from packplay_protocol.rest import (
     Readiness,
     RulesLanguage,
     RulesPage,
+    game_type,
+    game_type_list,
+    pointer_of,
     problem,
 )
 from packplay_protocol.tournaments import (
@@ -54,9 +58,13 @@ def json_response(body: Any, status: int = 200) -> Response:
 
 
 def problem_response(
-    code: ErrorCode, detail: str | None, request: Request, retry_after: int | None = None
+    code: ErrorCode,
+    detail: str | None,
+    request: Request,
+    pointer: str | None = None,
+    retry_after: int | None = None,
 ) -> Response:
-    document = problem(code, detail, instance=request.url.path)
+    document = problem(code, detail, instance=request.url.path, pointer=pointer)
     headers = None if retry_after is None else {"Retry-After": str(retry_after)}
     return Response(
         _encode(document), status_code=document.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
@@ -76,7 +84,7 @@ def _problems(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ServiceError as error:
-            return problem_response(error.code, error.detail, request, error.retry_after)
+            return problem_response(error.code, error.detail, request, error.pointer, error.retry_after)
 
     return wrapped
 
@@ -88,7 +96,7 @@ async def _body(request: Request, kind: type[T]) -> T:
     try:
         return msgspec.convert(_whole_numbers(msgspec.json.decode(raw)), type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error)) from error
+        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error), pointer_of(str(error))) from error
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -133,9 +141,10 @@ def _token(request: Request, required: bool) -> str | None:
 @_problems
 async def create_game(request: Request) -> Response:
     runtime = _runtime(request)
+    body: CreateGame = await _body(request, CreateGame)  # type: ignore[arg-type]  # a union of structs
     # The peer's address, or the one a trusted proxy forwarded (uvicorn puts it in the scope).
     client = request.client.host if request.client is not None else None
-    summary = await runtime.service.create(await _body(request, CreateGame), client)
+    summary = await runtime.service.create(body, client)
     runtime.metrics.games_created.labels(summary.game).inc()
     return json_response(summary, 201)
 
@@ -145,6 +154,23 @@ async def list_games(request: Request) -> Response:
     game = _query(request, "game", GameName)
     status = _query(request, "status", GameStatus)
     return json_response(await _runtime(request).service.list_games(game, status))
+
+
+@functools.cache
+def _game_types() -> bytes:
+    return _encode(game_type_list())
+
+
+async def list_game_types(request: Request) -> Response:
+    return Response(_game_types(), media_type="application/json")
+
+
+@_problems
+async def get_game_type(request: Request) -> Response:
+    name = request.path_params["game"]
+    if name not in GAMES:
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no game type {name!r}; known: {', '.join(GAMES)}")
+    return json_response(game_type(name))
 
 
 @_problems
@@ -285,6 +311,8 @@ async def get_openapi(request: Request) -> Response:
 HANDLERS: dict[str, Handler] = {
     "createGame": create_game,
     "listGames": list_games,
+    "listGameTypes": list_game_types,
+    "getGameType": get_game_type,
     "getGame": get_game,
     "joinSeat": join_seat,
     "leaveSeat": leave_seat,

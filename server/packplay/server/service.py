@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -95,10 +96,14 @@ _view_message_decoder = msgspec.json.Decoder(ViewMessage)
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is the protocol's stable error code."""
 
-    def __init__(self, code: ErrorCode, detail: str, retry_after: int | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode, detail: str, pointer: str | None = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.pointer = pointer
+        """The request member at fault (a JSON Pointer), when there is one."""
         self.retry_after = retry_after
         """Seconds after which the same request may succeed (a limit held it back)."""
 
@@ -150,7 +155,7 @@ class Service:
             game=request.game,
             players=request.players,
             sets=request.sets or engine.default_sets,
-            options=request.options,
+            options=msgspec.to_builtins(request.options),
         )
         meta = GameMeta(
             id=secrets.token_urlsafe(9),
@@ -315,7 +320,7 @@ class Service:
         return GameSnapshot(summary=summary(row), state=view_message(replica, audience))
 
     async def replay(self, game_id: str) -> Replay:
-        """Seed, setup and full log of a finished game.
+        """Seed, setup, explicit set-up, card table and full log of a finished game.
 
         Raises:
             ServiceError: ``not_found``, ``game_not_over`` (a game still waiting for players too).
@@ -350,7 +355,19 @@ class Service:
             for entry, _ in entries
             if entry.seat is not None
         )
-        return Replay(game_id=game_id, setup=setup, seed=meta.seed, log=actions, result=result)
+        dealt = await self.store.dealt(game_id)
+        if dealt is None:
+            raise ServiceError(ErrorCode.INTERNAL, "the log of the game is incomplete")
+        first = decode_state(replica.engine, dealt, replica.cards)
+        return Replay(
+            game_id=game_id,
+            setup=setup,
+            seed=meta.seed,
+            deal=replica.engine.deal(first),
+            cards=dict(sorted(replica.cards.items())),
+            log=actions,
+            result=result,
+        )
 
     async def current(self, game_id: str) -> Replica:
         """The started game now, read from Redis.
@@ -577,7 +594,17 @@ def initial_state(meta: GameMeta, catalog: Catalog) -> Any:
         boosters = None if meta.boosters is None else _sandbox_boosters(catalog, meta.boosters, meta.seed)
         return engine.setup(meta.config, meta.seed, catalog, boosters)
     except (RuleError, UnknownSetError, KeyError) as error:
-        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+        pointer = _option_pointer(meta.config.game, error)
+        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\""), pointer) from error
+
+
+def _option_pointer(game: str, error: Exception) -> str | None:
+    """`/options/<name>` when the engine refused one option (its message starts with the name)."""
+    if not isinstance(error, RuleError) or error.rule != "options" or game not in GAMES:
+        return None
+    name = re.match(r"\w+", error.message)
+    known = GAMES[game].options.__struct_fields__
+    return f"/options/{name.group(0)}" if name is not None and name.group(0) in known else None
 
 
 def _sandbox_boosters(

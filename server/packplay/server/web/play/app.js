@@ -535,7 +535,7 @@ function resultBox(message, names) {
     "div",
     { class: "result", id: "result" },
     h("strong", {}, result.draw ? "A draw." : `${winners} won.`),
-    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason}) `,
+    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason_text}) `,
     h("a", { href: `#/replay/${message.game_id}` }, "Watch the replay"),
     " · ",
     h("a", { href: "#/" }, "back to the lobby"),
@@ -706,6 +706,20 @@ export function describeEvent(event, cards, names) {
 // ---------------------------------------------------------------------------
 // The replay viewer
 
+/** The explicit set-up of a replay export, one line per zone, cards by name. */
+function dealLines(replay) {
+  const name = (id) => (id === null ? "none" : (replay.cards[id]?.name ?? id));
+  const zone = (value) =>
+    Array.isArray(value)
+      ? value.map((item) => (Array.isArray(item) ? `[${item.map(name).join(", ")}]` : name(item))).join(", ")
+      : typeof value === "number"
+        ? `seat ${value}`
+        : name(value);
+  return Object.entries(replay.deal ?? {})
+    .filter(([field]) => field !== "type")
+    .map(([field, value]) => h("li", {}, `${field.replaceAll("_", " ")}: ${zone(value) || "none"}`));
+}
+
 async function replayScreen(gameId) {
   main.append(h("h1", {}, "Replay"), h("p", { class: "muted" }, "Loading…"));
   let replay;
@@ -780,7 +794,11 @@ async function replayScreen(gameId) {
     label.textContent = `step ${step} of ${log.length}`;
     for (const li of steps.children) li.classList.toggle("current", Number(li.dataset.step) === step);
     if (step === 0) {
-      detail.replaceChildren(h("h3", {}, "Set-up"), h("p", {}, `Seed ${replay.seed}; sets ${replay.setup.sets.join(", ")}.`));
+      detail.replaceChildren(
+        h("h3", {}, "Set-up"),
+        h("p", {}, `Seed ${replay.seed}; sets ${replay.setup.sets.join(", ")}.`),
+        h("ul", { class: "deal" }, dealLines(replay)),
+      );
       return;
     }
     const entry = log[step - 1];
