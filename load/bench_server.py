@@ -293,6 +293,9 @@ async def main(options: argparse.Namespace) -> None:
     settings = {
         "PACKPLAY_LOG_LEVEL": "warning",
         "PACKPLAY_ACTIONS_PER_SECOND": "1000000",
+        "PACKPLAY_FRAMES_PER_SECOND": "1000000",
+        "PACKPLAY_GAMES_PER_MINUTE": "0",
+        "PACKPLAY_OPEN_LOBBIES": "0",
         "PACKPLAY_SEND_QUEUE": "256",
         "PACKPLAY_WS_DEFLATE": "1" if options.deflate else "0",
     }

@@ -104,6 +104,10 @@ def _serve() -> tuple[subprocess.Popen[bytes], str]:
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PACKPLAY_") and k != "REDIS_URL"}
     env["PACKPLAY_LOG_LEVEL"] = "warning"
+    # Every simulated player plays from this one address: the per-client limits of new and
+    # open games would hold them all back together.
+    env["PACKPLAY_GAMES_PER_MINUTE"] = "0"
+    env["PACKPLAY_OPEN_LOBBIES"] = "0"
     command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port)]
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"

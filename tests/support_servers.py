@@ -22,11 +22,17 @@ from packplay.server.embedded_redis import EmbeddedRedis, free_port
 
 START_TIMEOUT = 60.0
 """A bound, not a figure: on two cores shared with the rest of the suite a start can take long."""
-SERVER_ENV = {"PACKPLAY_SANDBOX": "1", "PACKPLAY_LOG_LEVEL": "warning", "PACKPLAY_DRAIN_DELAY": "0"}
-"""Every test server's settings beyond the defaults (the SDK's transcripts show the default limits).
-
-No drain delay: no load balancer watches these processes' readiness, and a stopping process
-closes its WebSockets (1012) at once; tests of the drain set their own delay."""
+SERVER_ENV = {
+    "PACKPLAY_SANDBOX": "1",
+    "PACKPLAY_LOG_LEVEL": "warning",
+    "PACKPLAY_DRAIN_DELAY": "0",
+    "PACKPLAY_GAMES_PER_MINUTE": "0",
+    "PACKPLAY_OPEN_LOBBIES": "0",
+}
+"""Every test server's settings beyond the defaults: the tests create many games from one address
+(the per-client limits are tested on servers of their own), and the SDK's transcripts show the
+default connection limits. No drain delay: no load balancer watches these processes' readiness,
+and a stopping process closes its WebSockets (1012) at once; tests of the drain set their own delay."""
 
 
 @dataclass

@@ -18,9 +18,11 @@ class PackplayError(Exception):
 class ApiError(PackplayError):
     """A REST call answered with a problem document; ``code`` is its stable code."""
 
-    def __init__(self, problem: Problem) -> None:
+    def __init__(self, problem: Problem, retry_after: int | None = None) -> None:
         super().__init__(f"{problem.status} {problem.code.value}: {problem.detail or problem.title}")
         self.problem = problem
+        self.retry_after = retry_after
+        """Seconds the answer's ``Retry-After`` asks to wait (429, 503), or None."""
 
     @property
     def code(self) -> ErrorCode:

@@ -80,17 +80,21 @@ class RestClient:
         boosters: tuple[tuple[CardRef, ...], ...] | None = None,
         seats: tuple[str, ...] | None = None,
         house: dict[int, HouseBot] | None = None,
+        private: bool = False,
     ) -> CreatedGame:
         """Create a game; it starts when its last seat is taken.
 
         ``seats`` (one player name per seat) takes every seat at once: the game starts
         and ``grants`` of the answer holds each seat's token. ``house`` (seat -> bot
         name: ``strong``, ``random`` or ``first``) has the server play those seats;
-        ``seats`` then names the other seats only. ``seed`` and ``boosters`` need a
-        server run with ``--sandbox``.
+        ``seats`` then names the other seats only. ``private`` keeps the game out of every
+        listing; its seats are then taken only with ``invite`` of the answer (see
+        :meth:`join_seat`). ``seed`` and ``boosters`` need a server run with ``--sandbox``.
 
         Raises:
-            ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
+            ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``,
+                ``rate_limited`` (this client creates too many games; see
+                :attr:`ApiError.retry_after`), ``too_many_lobbies``.
         """
         fields = {
             "sets": sets,
@@ -100,6 +104,7 @@ class RestClient:
             "boosters": boosters,
             "seats": seats,
             "house": [{"seat": seat, "bot": bot} for seat, bot in sorted(house.items())] if house else None,
+            "private": private or None,
         }
         body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
@@ -125,14 +130,17 @@ class RestClient:
         params = {k: v for k, v in (("game", game), ("status", status)) if v is not None}
         return await self._call("GET", f"{API_PREFIX}/games", GameList, params=params)
 
-    async def join_seat(self, game_id: str, name: str, seat: int | None = None) -> SeatGrant:
+    async def join_seat(
+        self, game_id: str, name: str, seat: int | None = None, invite: str | None = None
+    ) -> SeatGrant:
         """Take a seat (the lowest free one by default); the grant holds the secret token.
+        A private game's seats need its ``invite`` code.
 
         Raises:
             ApiError: ``not_found``, ``game_full``, ``seat_taken``, ``game_started``,
-                ``validation_failed``.
+                ``invite_required``, ``validation_failed``.
         """
-        body = JoinSeat(name=name, seat=seat)
+        body = JoinSeat(name=name, seat=seat, invite=invite)
         return await self._call("POST", f"{API_PREFIX}/games/{game_id}/seats", SeatGrant, body=body)
 
     async def leave_seat(self, game_id: str, token: str) -> None:
@@ -319,7 +327,8 @@ def _tournament(tournament_id: str) -> str:
 
 def _checked(response: httpx.Response) -> httpx.Response:
     if response.status_code >= 400:
-        raise ApiError(_problem_of(response))
+        retry_after = response.headers.get("retry-after", "")
+        raise ApiError(_problem_of(response), int(retry_after) if retry_after.isdigit() else None)
     return response
 
 

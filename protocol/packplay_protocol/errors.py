@@ -74,7 +74,13 @@ class ErrorCode(StrEnum):
     SANDBOX_DISABLED = "sandbox_disabled"
     """Explicit boosters and seeds need a server started in sandbox mode."""
     RATE_LIMITED = "rate_limited"
-    """Too many requests or messages."""
+    """Too many requests or messages: new games of one client (REST, with `Retry-After`),
+    frames or resumes of one connection (WebSocket)."""
+    TOO_MANY_LOBBIES = "too_many_lobbies"
+    """The client already has as many games waiting for players as the server allows; one
+    must start (or expire) before another is created."""
+    INVITE_REQUIRED = "invite_required"
+    """The game is private: its seats are taken only with its invite code (missing or wrong)."""
     UNAVAILABLE = "unavailable"
     """The server cannot serve now (storage down, shutting down); retry later."""
     INTERNAL = "internal"
@@ -108,6 +114,9 @@ class CloseCode(IntEnum):
     """Too many undecodable frames."""
     GAME_EXPIRED = 4004
     """The game no longer exists."""
+    RATE_LIMITED = 4005
+    """The client went on sending frames faster than `limits.frames_per_second` after an
+    `error` `rate_limited` told it to slow down."""
 
 
 class DecodeError(msgspec.Struct, frozen=True, kw_only=True):

@@ -55,6 +55,8 @@ RulesPage = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$")]
 RulesLanguage = Annotated[str, msgspec.Meta(pattern="^[a-z]{2}$")]
 """A language of the rules reference: `en`, `fr` or `es`."""
 TurnSeconds = Annotated[float, msgspec.Meta(gt=0, le=86400)]
+InviteCode = Annotated[str, msgspec.Meta(min_length=1, max_length=64, pattern="^[A-Za-z0-9_-]+$")]
+"""The secret that takes a seat of a private game (given to its creator only)."""
 
 
 class CardRef(msgspec.Struct, frozen=True, kw_only=True):
@@ -86,6 +88,7 @@ class _CreateGameBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="game
     boosters: tuple[tuple[CardRef, ...], ...] | None = None
     seats: tuple[PlayerName, ...] | None = None
     house: tuple[HouseSeat, ...] = ()
+    private: bool = False
 
     @property
     def game(self) -> str:
@@ -123,6 +126,10 @@ _CREATE_GAME_DOC = """Create a {title} game. `sets` empty means the game's defau
     the house in every other seat and takes the last seat: the game starts at once.
     The house plays through the same rules and turn clock as any player, and decides
     from what its seat is sent, never more.
+
+    `private` keeps the game out of every listing, and its seats are taken only with the
+    invite code the answer holds (anyone with the game's id may still watch it). A client
+    may create only so many games a minute, and have only so many waiting for players.
     """
 
 
@@ -213,6 +220,7 @@ class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
     created_at: datetime
     turn_seconds: TurnSeconds | None = None
     sandbox: bool = False
+    private: bool = False
 
 
 class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
@@ -224,9 +232,12 @@ class SeatGrant(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class CreatedGame(GameSummary, frozen=True, kw_only=True):
-    """The new game; `grants` holds one seat grant per seat when the request named them."""
+    """The new game; `grants` holds one seat grant per seat when the request named them.
+    `invite` is the code that takes a seat of a private game waiting for players (shown
+    once: share it with the players)."""
 
     grants: tuple[SeatGrant, ...] = ()
+    invite: InviteCode | None = None
 
 
 class GameList(msgspec.Struct, frozen=True, kw_only=True):
@@ -236,10 +247,12 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """Take a seat: `seat` null (or left out) takes the lowest free one."""
+    """Take a seat: `seat` null (or left out) takes the lowest free one; `invite`: the code of a
+    private game."""
 
     name: PlayerName
     seat: Seat | None = None
+    invite: InviteCode | None = None
 
 
 class GameSnapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -475,6 +488,8 @@ PROBLEM_STATUS: dict[ErrorCode, int] = {
     ErrorCode.GAME_STARTED: 409,
     ErrorCode.GAME_NOT_OVER: 409,
     ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.TOO_MANY_LOBBIES: 429,
+    ErrorCode.INVITE_REQUIRED: 403,
     ErrorCode.INTERNAL: 500,
     ErrorCode.UNAVAILABLE: 503,
 }
@@ -601,7 +616,13 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
         request=CreateGame,
         replies=(
             Reply(201, "The new game, with every seat's token when the request seated everyone", CreatedGame),
-            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG, ErrorCode.SANDBOX_DISABLED),
+            *_problems(
+                ErrorCode.VALIDATION_FAILED,
+                ErrorCode.BAD_CONFIG,
+                ErrorCode.SANDBOX_DISABLED,
+                ErrorCode.RATE_LIMITED,
+                ErrorCode.TOO_MANY_LOBBIES,
+            ),
         ),
     ),
     Route(
@@ -657,6 +678,7 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
                 ErrorCode.GAME_FULL,
                 ErrorCode.SEAT_TAKEN,
                 ErrorCode.GAME_STARTED,
+                ErrorCode.INVITE_REQUIRED,
             ),
         ),
     ),

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 import pytest
 from clients_tables import Connections
 from support_servers import ServerProcess as Server
+from support_servers import start_server
 
+from packplay.server.embedded_redis import EmbeddedRedis
 from packplay_clients import Answer, Bot, FirstBot, GameConnection, RandomBot, RestClient
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.to_client import Rejected
@@ -33,6 +36,17 @@ CASES = [
     ("base_race", 2),
 ]
 STEP = 10.0
+
+
+@pytest.fixture(scope="module")
+def server(redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server of this module's own: each checker resumes once per version, far more often than a
+    client would, so the limit of resumes is lifted (it is tested in tests/server)."""
+    started = start_server(
+        redis_server.url, tmp_path_factory.mktemp("conformance"), PACKPLAY_RESUMES_PER_MINUTE="1000000"
+    )
+    yield started
+    started.stop()
 
 
 def as_json(document: Any) -> bytes:

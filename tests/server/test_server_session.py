@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from packplay.server.rendering import Frames
 from packplay.server.session import (
-    ACTION_BURST,
     MAX_BAD_FRAMES,
+    RESUME_BURST,
     Authenticate,
     CatchUp,
     Close,
@@ -128,12 +128,45 @@ def test_acting_before_joining_is_rejected() -> None:
     assert isinstance(refused, Rejected) and refused.reason is RejectReason.NOT_FOUND
 
 
-def test_actions_beyond_the_burst_are_rate_limited() -> None:
+def test_actions_are_not_limited_per_connection_but_per_seat_in_redis() -> None:
     session = _joined()
-    answers = [session.receive(_act(f"a{i}"), 1.0)[0] for i in range(int(ACTION_BURST) + 1)]
-    assert all(isinstance(a, Submit) for a in answers[:-1])
-    assert isinstance(answers[-1], Rejected) and answers[-1].reason is RejectReason.RATE_LIMITED
-    assert isinstance(session.receive(_act("later"), 2.0)[0], Submit), "the bucket refills"
+    answers = [session.receive(_act(f"a{i}"), 1.0)[0] for i in range(30)]
+    assert all(isinstance(a, Submit) for a in answers), "the seat's limit is the service's"
+
+
+def test_frames_beyond_the_burst_are_refused_then_the_connection_closed() -> None:
+    session = _joined()
+    burst = DEFAULT_LIMITS.frame_burst
+    # hello, join and their answers took two frames of the burst
+    passed = [session.receive(Ping(nonce=str(i)), 0.0) for i in range(burst - 2)]
+    assert all(isinstance(out[0], Pong) for out in passed)
+    (first,) = session.receive(Ping(nonce="over"), 0.0)
+    assert isinstance(first, Error) and first.code is ErrorCode.RATE_LIMITED and not first.fatal
+    assert session.receive(Ping(nonce="quiet"), 0.0) == [], "only the first of a run is told"
+    (refused,) = session.receive(_act("over"), 0.0)
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.RATE_LIMITED
+    later = session.receive(Ping(nonce="later"), 1.0)
+    assert isinstance(later[0], Pong), "the bucket refills"
+
+
+def test_a_long_run_of_refused_frames_closes_with_4005() -> None:
+    session = _joined()
+    outs = [session.receive(Ping(nonce=str(i)), 0.0) for i in range(2 * DEFAULT_LIMITS.frame_burst)]
+    closes = [o for out in outs for o in out if isinstance(o, Close)]
+    assert closes and closes[0].code is CloseCode.RATE_LIMITED
+
+
+def test_resumes_are_answered_at_a_bounded_rate() -> None:
+    session = _joined()
+    answers = []
+    for i in range(int(RESUME_BURST) + 1):
+        out = session.receive(Resume(from_version=0), float(i) / 100)
+        answers.append(out[0])
+        if isinstance(out[0], CatchUp):
+            session.caught_up(Frames(3, []))
+    assert all(isinstance(a, CatchUp) for a in answers[:-1])
+    assert isinstance(answers[-1], Error) and answers[-1].code is ErrorCode.RATE_LIMITED
+    assert isinstance(session.receive(Resume(from_version=0), 10.0)[0], CatchUp), "it refills"
 
 
 def test_an_acceptance_rides_on_the_update_of_its_version() -> None:

@@ -147,8 +147,8 @@ async def test_every_accepted_action_id_gets_its_stored_answer(store: Store) -> 
 async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
     await _started(store)
     refusal = Answer(accepted=False, version=0, reason="illegal_action", rule="MF-2", digest="d")
-    assert await store.remember("g1", "0:bad", refusal) == refusal
-    assert await store.remember("g1", "0:bad", Answer(accepted=False, version=9)) == refusal
+    assert await store.remember("g1", 0, "0:bad", refusal) == refusal
+    assert await store.remember("g1", 0, "0:bad", Answer(accepted=False, version=9)) == refusal
     later = await store.commit(_commit(0, action_id="bad"))
     assert (later.outcome, later.previous) == ("duplicate", refusal)
     assert 0 < await store.redis.ttl(keys.answers("g1")) <= 60, "refusals expire with their game"
@@ -189,7 +189,7 @@ async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(sto
 async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> None:
     await _started(store)
     await store.load("g1", watch=True)
-    await store.remember("g1", "0:r", Answer(accepted=False, version=0, digest="d"))
+    await store.remember("g1", 0, "0:r", Answer(accepted=False, version=0, digest="d"))
     await store.commit(replace(_commit(0, status="finished"), ttl=30))
     for key in keys.game_keys("g1"):
         assert 0 < await store.redis.ttl(key) <= 30, key

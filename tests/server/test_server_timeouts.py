@@ -32,6 +32,11 @@ QUICK_TIMEOUTS = {
     "PACKPLAY_WRITE_TIMEOUT": "60",
     "PACKPLAY_SEND_QUEUE": "64",
     "PACKPLAY_CLOSE_TIMEOUT": "60",
+    # The slow reader asks for the whole view thousands of times to fill the buffers; the
+    # limits of resumes and frames that would stop it are tested in test_server_limits.
+    "PACKPLAY_RESUMES_PER_MINUTE": "1000000",
+    "PACKPLAY_FRAMES_PER_SECOND": "1000000",
+    "PACKPLAY_FRAME_BURST": "1000000",
 }
 SLOW_CLIENTS = 500
 RESUMES = 4000

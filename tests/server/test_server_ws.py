@@ -167,7 +167,14 @@ async def test_a_frame_over_the_limit_closes_with_1009(servers: list[ServerProce
 async def test_a_client_that_stops_reading_is_told_to_resume_and_slows_nobody(
     redis_server: EmbeddedRedis, tmp_path: Path
 ) -> None:
-    server = start_server(redis_server.url, tmp_path, PACKPLAY_SEND_QUEUE="4")
+    # The sleeper asks for the whole view thousands of times (the limits of resumes and frames,
+    # which would stop it, are lifted here and tested in test_server_limits).
+    unlimited = {
+        "PACKPLAY_RESUMES_PER_MINUTE": "1000000",
+        "PACKPLAY_FRAMES_PER_SECOND": "1000000",
+        "PACKPLAY_FRAME_BURST": "1000000",
+    }
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_SEND_QUEUE="4", **unlimited)
     try:
         game_id, tokens = await open_game(server.url, "mishra_factory", 4)
         seats = [Client(server.url) for _ in tokens]

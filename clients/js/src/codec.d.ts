@@ -42,6 +42,8 @@ export const ErrorCode: Readonly<{
   GAME_NOT_OVER: "game_not_over";
   SANDBOX_DISABLED: "sandbox_disabled";
   RATE_LIMITED: "rate_limited";
+  TOO_MANY_LOBBIES: "too_many_lobbies";
+  INVITE_REQUIRED: "invite_required";
   UNAVAILABLE: "unavailable";
   INTERNAL: "internal";
 }>;
@@ -75,6 +77,7 @@ export const CloseCode: Readonly<{
   UNSUPPORTED_VERSION: 4002;
   BAD_MESSAGES: 4003;
   GAME_EXPIRED: 4004;
+  RATE_LIMITED: 4005;
 }>;
 /** Close codes after which to reconnect and resume: 1001, 1006, 1012, 1013, 4000. */
 export const RESUMABLE_CLOSE_CODES: readonly number[];

@@ -76,6 +76,8 @@ export const ErrorCode = Object.freeze({
   GAME_NOT_OVER: "game_not_over",
   SANDBOX_DISABLED: "sandbox_disabled",
   RATE_LIMITED: "rate_limited",
+  TOO_MANY_LOBBIES: "too_many_lobbies",
+  INVITE_REQUIRED: "invite_required",
   UNAVAILABLE: "unavailable",
   INTERNAL: "internal",
 });
@@ -109,6 +111,7 @@ export const CloseCode = Object.freeze({
   UNSUPPORTED_VERSION: 4002,
   BAD_MESSAGES: 4003,
   GAME_EXPIRED: 4004,
+  RATE_LIMITED: 4005,
 });
 
 /**
@@ -463,6 +466,11 @@ const strings = list(str());
 const limits = struct({
   max_frame_bytes: opt(int({ min: 1 }), DEFAULT_MAX_FRAME_BYTES),
   actions_per_second: opt(positive, 10.0),
+  action_burst: opt(int({ min: 1 }), 20),
+  frames_per_second: opt(positive, 30.0),
+  frame_burst: opt(int({ min: 1 }), 60),
+  resumes_per_minute: opt(positive, 120.0),
+  catch_up_versions: opt(int({ min: 0 }), 256),
   hello_timeout_seconds: opt(positive, 10.0),
   ping_interval_seconds: opt(positive, 20.0),
   send_queue: opt(int({ min: 1 }), 256),

@@ -306,6 +306,10 @@ export interface ChooseCards {
  * the house in every other seat and takes the last seat: the game starts at once.
  * The house plays through the same rules and turn clock as any player, and decides
  * from what its seat is sent, never more.
+ *
+ * `private` keeps the game out of every listing, and its seats are taken only with the
+ * invite code the answer holds (anyone with the game's id may still watch it). A client
+ * may create only so many games a minute, and have only so many waiting for players.
  */
 export interface CreateBaseRaceGame {
   game: "base_race";
@@ -315,6 +319,7 @@ export interface CreateBaseRaceGame {
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
   house?: HouseSeat[];
+  private?: boolean;
   players: number;
   options?: BaseRaceOptions;
 }
@@ -334,6 +339,10 @@ export interface CreateBaseRaceGame {
  * the house in every other seat and takes the last seat: the game starts at once.
  * The house plays through the same rules and turn clock as any player, and decides
  * from what its seat is sent, never more.
+ *
+ * `private` keeps the game out of every listing, and its seats are taken only with the
+ * invite code the answer holds (anyone with the game's id may still watch it). A client
+ * may create only so many games a minute, and have only so many waiting for players.
  */
 export interface CreateDayNightGame {
   game: "day_night";
@@ -343,12 +352,15 @@ export interface CreateDayNightGame {
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
   house?: HouseSeat[];
+  private?: boolean;
   players: number;
   options?: DayNightOptions;
 }
 
 /**
  * The new game; `grants` holds one seat grant per seat when the request named them.
+ * `invite` is the code that takes a seat of a private game waiting for players (shown
+ * once: share it with the players).
  */
 export interface CreatedGame {
   /**
@@ -370,7 +382,9 @@ export interface CreatedGame {
   created_at: string;
   turn_seconds: number | null;
   sandbox: boolean;
+  private: boolean;
   grants: SeatGrant[];
+  invite: string | null;
 }
 
 /**
@@ -400,6 +414,10 @@ export interface CreatedTournament {
  * the house in every other seat and takes the last seat: the game starts at once.
  * The house plays through the same rules and turn clock as any player, and decides
  * from what its seat is sent, never more.
+ *
+ * `private` keeps the game out of every listing, and its seats are taken only with the
+ * invite code the answer holds (anyone with the game's id may still watch it). A client
+ * may create only so many games a minute, and have only so many waiting for players.
  */
 export interface CreateMishraFactoryGame {
   game: "mishra_factory";
@@ -409,6 +427,7 @@ export interface CreateMishraFactoryGame {
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
   house?: HouseSeat[];
+  private?: boolean;
   players: number;
   options?: MishraFactoryOptions;
 }
@@ -457,6 +476,10 @@ export interface CreateTournament {
  * the house in every other seat and takes the last seat: the game starts at once.
  * The house plays through the same rules and turn clock as any player, and decides
  * from what its seat is sent, never more.
+ *
+ * `private` keeps the game out of every listing, and its seats are taken only with the
+ * invite code the answer holds (anyone with the game's id may still watch it). A client
+ * may create only so many games a minute, and have only so many waiting for players.
  */
 export interface CreateWeddingPlannerGame {
   game: "wedding_planner";
@@ -466,6 +489,7 @@ export interface CreateWeddingPlannerGame {
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
   house?: HouseSeat[];
+  private?: boolean;
   players: number;
   options?: WeddingPlannerOptions;
 }
@@ -726,7 +750,7 @@ export interface DayNightView {
 /**
  * Stable codes of `error` messages (WebSocket) and problem documents (REST).
  */
-export type ErrorCode = "bad_config" | "bad_message" | "forbidden" | "frame_too_large" | "game_full" | "game_not_over" | "game_started" | "internal" | "not_found" | "out_of_order" | "rate_limited" | "sandbox_disabled" | "seat_taken" | "unauthorized" | "unavailable" | "unknown_type" | "unsupported_version" | "validation_failed";
+export type ErrorCode = "bad_config" | "bad_message" | "forbidden" | "frame_too_large" | "game_full" | "game_not_over" | "game_started" | "internal" | "invite_required" | "not_found" | "out_of_order" | "rate_limited" | "sandbox_disabled" | "seat_taken" | "too_many_lobbies" | "unauthorized" | "unavailable" | "unknown_type" | "unsupported_version" | "validation_failed";
 
 /**
  * A problem with the connection or a message, not with a game action.
@@ -872,6 +896,7 @@ export interface GameSummary {
   created_at: string;
   turn_seconds: number | null;
   sandbox: boolean;
+  private: boolean;
 }
 
 /**
@@ -954,7 +979,8 @@ export interface Join {
 }
 
 /**
- * Take a seat: `seat` null (or left out) takes the lowest free one.
+ * Take a seat: `seat` null (or left out) takes the lowest free one; `invite`: the code of a
+ * private game.
  */
 export interface JoinSeat {
   /**
@@ -962,6 +988,7 @@ export interface JoinSeat {
    */
   name: string;
   seat?: number | null;
+  invite?: string | null;
 }
 
 /**
@@ -984,6 +1011,11 @@ export interface LegalActions {
 export interface Limits {
   max_frame_bytes: number;
   actions_per_second: number;
+  action_burst: number;
+  frames_per_second: number;
+  frame_burst: number;
+  resumes_per_minute: number;
+  catch_up_versions: number;
   hello_timeout_seconds: number;
   ping_interval_seconds: number;
   send_queue: number;

@@ -16,10 +16,12 @@ export const API_PREFIX: "/v2";
 
 /** A refusal of the server, with the problem document's stable `code`. */
 export class ApiError extends Error {
-  constructor(problem: Partial<Problem> & { code: string; status: number });
+  constructor(problem: Partial<Problem> & { code: string; status: number }, retryAfter?: number | null);
   readonly code: string;
   readonly status: number;
   readonly detail: string | null;
+  /** Seconds of the answer's `Retry-After` header (429, 503), or null. */
+  readonly retryAfter: number | null;
   readonly problem: Partial<Problem> & { code: string; status: number };
 }
 

@@ -15,18 +15,23 @@
 
 export const API_PREFIX = "/v2";
 
-/** A refusal of the server: `code` is the problem document's (`ErrorCode`), `status` the HTTP status. */
+/**
+ * A refusal of the server: `code` is the problem document's (`ErrorCode`), `status` the HTTP
+ * status, `retryAfter` the seconds of its `Retry-After` header (null without one).
+ */
 export class ApiError extends Error {
   /**
    * @param {{code: string, status: number, title?: string, detail?: string | null, type?: string, instance?: string | null}} problem
+   * @param {number | null} [retryAfter]
    */
-  constructor(problem) {
+  constructor(problem, retryAfter = null) {
     super(problem.detail ? `${problem.code}: ${problem.detail}` : problem.code);
     this.name = "ApiError";
     this.code = problem.code;
     this.status = problem.status;
     this.detail = problem.detail ?? null;
     this.problem = problem;
+    this.retryAfter = retryAfter;
   }
 }
 
@@ -57,8 +62,11 @@ export class PackplayRest {
 
   /**
    * Create a game. With `seats` (one name per seat) every seat is taken at once,
-   * the game starts, and `grants` holds each seat's token.
-   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, house?, seed?, boosters?}`
+   * the game starts, and `grants` holds each seat's token. With `private: true` the game
+   * is not listed and `invite` of the answer is the code its seats are taken with.
+   * Refused with `rate_limited` (429, `retryAfter` seconds) or `too_many_lobbies` when this
+   * client creates too many games.
+   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, house?, private?, seed?, boosters?}`
    */
   createGame(request) {
     return this.call("POST", "/games", { body: request });
@@ -87,10 +95,11 @@ export class PackplayRest {
   }
 
   /**
-   * Take a seat (the lowest free one unless `seat` is given). The grant's `token`
-   * is shown once: it authenticates `hello` and REST calls.
+   * Take a seat (the lowest free one unless `seat` is given); a private game's seats need
+   * its `invite` code (else `invite_required`). The grant's `token` is shown once: it
+   * authenticates `hello` and REST calls.
    * @param {string} gameId
-   * @param {{name: string, seat?: number | null}} request
+   * @param {{name: string, seat?: number | null, invite?: string | null}} request
    */
   joinSeat(gameId, request) {
     return this.call("POST", `/games/${encodeURIComponent(gameId)}/seats`, { body: request });
@@ -164,7 +173,8 @@ export class PackplayRest {
     });
     if (response.status === 204) return undefined;
     if (response.ok || accept.includes(response.status)) return text ? response.text() : response.json();
-    throw new ApiError(await problemOf(response));
+    const retryAfter = Number.parseInt(response.headers?.get?.("retry-after") ?? "", 10);
+    throw new ApiError(await problemOf(response), Number.isNaN(retryAfter) ? null : retryAfter);
   }
 }
 

@@ -10,7 +10,14 @@ import { createServer } from "node:net";
 export class Server {
   static async start({ env: extra = {}, args = [] } = {}) {
     const port = await freePort();
-    const env = { ...process.env, PACKPLAY_ACTIONS_PER_SECOND: "10000", ...extra }; // one action at a time, but fast
+    const env = {
+      ...process.env,
+      PACKPLAY_ACTIONS_PER_SECOND: "10000", // one action at a time, but fast
+      PACKPLAY_FRAMES_PER_SECOND: "10000",
+      PACKPLAY_GAMES_PER_MINUTE: "0", // the tests create many games from one address
+      PACKPLAY_OPEN_LOBBIES: "0",
+      ...extra,
+    };
     delete env.REDIS_URL; // always a private Redis-compatible server: nothing shared is touched
     delete env.PACKPLAY_SETTINGS_JSON;
     const child = spawn("packplay", ["serve", "--sandbox", "--in-memory", "--port", String(port), ...args], {

@@ -1,8 +1,9 @@
 """Every Redis key and channel name the server uses, and nothing else.
 
 A game's keys share the hash tag ``{<game id>}``, a tournament's the hash tag
-``{<tournament id>}``. The lobby indexes, the clock index, the tournament indexes and
-the process channels are the only names outside a game or a tournament.
+``{<tournament id>}``, a client's (the limits of one address) the hash tag ``{<client>}``.
+The lobby indexes, the clock index, the tournament indexes and the process channels are
+the only names outside a game, a tournament or a client.
 """
 
 from __future__ import annotations
@@ -56,6 +57,24 @@ def game_keys(game_id: str) -> tuple[str, ...]:
         answers(game_id),
         watchers(game_id),
     )
+
+
+def seat_limit(game_id: str, seat: int) -> str:
+    """String: when (Redis's clock, ms) the seat's allowance of actions is whole again; it
+    expires then. Not among :func:`game_keys`: only the scripts that answer an action take it."""
+    return f"{PREFIX}:game:{{{game_id}}}:limit:{seat}"
+
+
+def client_games(client: str) -> str:
+    """String: when (Redis's clock, ms) the client's allowance of new games is whole again;
+    it expires then. ``client`` is an address (an IPv6 one as its /64 network)."""
+    return f"{PREFIX}:client:{{{client}}}:games"
+
+
+def client_lobbies(client: str) -> str:
+    """Sorted set: the open games the client created -> the time (unix seconds) they expire by.
+    Entries past it are dropped on write; the key expires with its last game."""
+    return f"{PREFIX}:client:{{{client}}}:lobbies"
 
 
 def lobby(game_name: str | None = None) -> str:

@@ -66,7 +66,8 @@ def serve(options: argparse.Namespace | None = None) -> int:
             ws_max_size=settings.frame_limit,
             ws_per_message_deflate=settings.ws_deflate,
             log_config=logging_config(settings.log_format, settings.log_level),
-            proxy_headers=True,
+            proxy_headers=bool(settings.trusted_proxies),
+            forwarded_allow_ips=list(settings.trusted_proxies),
             timeout_graceful_shutdown=10,
         )
     finally:

@@ -32,6 +32,7 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from packplay.server.settings import Settings
+from packplay_protocol.errors import CloseCode
 
 log = logging.getLogger(__name__)
 TIMEOUT_RESPONSE = (
@@ -148,6 +149,10 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+FLOODER_CLOSE_TIMEOUT = 1.0
+"""Seconds a connection closed with 4005 stays open (unread) for its close frame to arrive."""
+
+
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """websockets' sans-I/O protocol, with a close frame that passes a full buffer, a
     deadline on the closing handshake and on stalled writes."""
@@ -167,7 +172,14 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         await super().send(message)
         if closing and self.close_timer is not None:
             self.close_timer.cancel()
-            self.close_timer = self.loop.call_later(self.close_timeout, self._close_unanswered)
+            wait = self.close_timeout
+            if message.get("code") == CloseCode.RATE_LIMITED:
+                # A flooding client: what it sent after its close is not read (parsing it
+                # until its close answer comes is what the flood costs); it has a moment to
+                # read the close frame, then the connection goes.
+                self.transport.pause_reading()
+                wait = min(wait, FLOODER_CLOSE_TIMEOUT)
+            self.close_timer = self.loop.call_later(wait, self._close_unanswered)
 
     def _close_unanswered(self) -> None:
         """The client did not answer the close in time: drop what it has not read."""

@@ -58,10 +58,17 @@ def json_response(body: Any, status: int = 200) -> Response:
 
 
 def problem_response(
-    code: ErrorCode, detail: str | None, request: Request, pointer: str | None = None
+    code: ErrorCode,
+    detail: str | None,
+    request: Request,
+    pointer: str | None = None,
+    retry_after: int | None = None,
 ) -> Response:
     document = problem(code, detail, instance=request.url.path, pointer=pointer)
-    return Response(_encode(document), status_code=document.status, media_type=PROBLEM_MEDIA_TYPE)
+    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
+    return Response(
+        _encode(document), status_code=document.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
+    )
 
 
 def _runtime(request: Request) -> Runtime:
@@ -77,7 +84,7 @@ def _problems(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ServiceError as error:
-            return problem_response(error.code, error.detail, request, error.pointer)
+            return problem_response(error.code, error.detail, request, error.pointer, error.retry_after)
 
     return wrapped
 
@@ -135,7 +142,9 @@ def _token(request: Request, required: bool) -> str | None:
 async def create_game(request: Request) -> Response:
     runtime = _runtime(request)
     body: CreateGame = await _body(request, CreateGame)  # type: ignore[arg-type]  # a union of structs
-    summary = await runtime.service.create(body)
+    # The peer's address, or the one a trusted proxy forwarded (uvicorn puts it in the scope).
+    client = request.client.host if request.client is not None else None
+    summary = await runtime.service.create(body, client)
     runtime.metrics.games_created.labels(summary.game).inc()
     return json_response(summary, 201)
 

@@ -70,6 +70,11 @@ class Runtime:
             max_frame_bytes=settings.frame_limit,
             send_queue=settings.send_queue,
             actions_per_second=settings.actions_per_second,
+            action_burst=settings.action_burst,
+            frames_per_second=settings.frames_per_second,
+            frame_burst=settings.frame_burst,
+            resumes_per_minute=settings.resumes_per_minute,
+            catch_up_versions=settings.catch_up_versions,
             hello_timeout_seconds=settings.hello_timeout,
         )
         self.process_id = secrets.token_hex(8)

@@ -10,6 +10,7 @@ still applies when its seat faces the same decision as before (see
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import re
 import secrets
@@ -36,6 +37,7 @@ from packplay.server.store import (
     Commit,
     GameMeta,
     GameRow,
+    Rate,
     Status,
     Store,
     answer_field,
@@ -81,6 +83,12 @@ _JOIN_ERRORS = {
     "full": ErrorCode.GAME_FULL,
     "taken": ErrorCode.SEAT_TAKEN,
     "no_seat": ErrorCode.VALIDATION_FAILED,
+    "invite_required": ErrorCode.INVITE_REQUIRED,
+    "bad_invite": ErrorCode.INVITE_REQUIRED,
+}
+_JOIN_DETAILS = {
+    "invite_required": "the game is private: join with its invite code",
+    "bad_invite": "wrong invite code",
 }
 _REJECT_REASONS = {reason.value for reason in RejectReason}
 _view_message_decoder = msgspec.json.Decoder(ViewMessage)
@@ -89,12 +97,16 @@ _view_message_decoder = msgspec.json.Decoder(ViewMessage)
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is the protocol's stable error code."""
 
-    def __init__(self, code: ErrorCode, detail: str, pointer: str | None = None) -> None:
+    def __init__(
+        self, code: ErrorCode, detail: str, pointer: str | None = None, retry_after: int | None = None
+    ) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
         self.pointer = pointer
         """The request member at fault (a JSON Pointer), when there is one."""
+        self.retry_after = retry_after
+        """Seconds after which the same request may succeed (a limit held it back)."""
 
 
 class Service:
@@ -112,7 +124,10 @@ class Service:
         self._load_catalog = catalog
         self._catalog: Catalog | None = None
         self.now = now
-        self.tables = Tables(store, lambda: self.catalog, settings.cached_games)
+        self.tables = Tables(store, lambda: self.catalog, settings.cached_games, settings.catch_up_versions)
+        self.seat_limit = Rate(settings.actions_per_second, settings.action_burst)
+        per_second = settings.games_per_minute / 60.0
+        self.games_limit = Rate(per_second, settings.games_burst) if per_second > 0 else None
         self.house = house.House(self)
 
     @property
@@ -123,12 +138,14 @@ class Service:
 
     # lobby
 
-    async def create(self, request: CreateGame) -> CreatedGame:
-        """A new game; its config is checked by setting it up once. It waits in the lobby,
-        or starts at once when the request names every seat.
+    async def create(self, request: CreateGame, client: str | None = None) -> CreatedGame:
+        """A new game; its config is checked by setting it up once. It waits in the lobby
+        (a private one with an invite code), or starts at once when the request names every
+        seat. A ``client`` (an address) is held to the limits of new and open games.
 
         Raises:
-            ServiceError: ``sandbox_disabled``, ``bad_config`` or ``validation_failed``.
+            ServiceError: ``sandbox_disabled``, ``bad_config``, ``validation_failed``,
+                ``rate_limited`` or ``too_many_lobbies``.
         """
         sandboxed = request.seed is not None or request.boosters is not None
         if sandboxed and not self.settings.sandbox:
@@ -152,17 +169,40 @@ class Service:
             sandbox=sandboxed,
             house=tuple(sorted(request.house, key=lambda seat: seat.seat)),
             house_seed=secrets.randbits(SEED_BITS) if request.house else 0,
+            private=request.private,
         )
         dealt = initial_state(meta, self.catalog)
+        if client is not None:
+            await self._admit(client_key(client), meta.id, lobby=request.seats is None)
         if request.seats is not None:
             return await self._create_seated(meta, dealt, request.seats)
+        invite = secrets.token_urlsafe(12) if request.private else None
         taken = {
             seat: (hash_token(new_token(meta.id)), house.name_of(bot)) for seat, bot in _house(meta).items()
         }
-        await self.store.create(meta, ttl=self.settings.lobby_ttl, taken=taken)
+        hashed_invite = "" if invite is None else hash_token(invite)
+        await self.store.create(meta, self.settings.lobby_ttl, hashed_invite, taken)
         self.tables.get(meta.id).dealt = dealt
         names = {seat: name for seat, (_, name) in taken.items()}
-        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, names))))
+        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, names))), invite=invite)
+
+    async def _admit(self, client: str, game_id: str, lobby: bool) -> None:
+        ttl = self.settings.lobby_ttl
+        outcome, wait = await self.store.admit(
+            client, self.games_limit, self.settings.open_lobbies, game_id, ttl, lobby
+        )
+        if outcome == "limited":
+            seconds = max(1, -(-wait // 1000))
+            raise ServiceError(
+                ErrorCode.RATE_LIMITED,
+                f"too many new games from this client; retry in {seconds} s",
+                retry_after=seconds,
+            )
+        if outcome == "lobbies":
+            raise ServiceError(
+                ErrorCode.TOO_MANY_LOBBIES,
+                f"this client has {self.settings.open_lobbies} games waiting for players already",
+            )
 
     async def _create_seated(self, meta: GameMeta, dealt: Any, names: tuple[str, ...]) -> CreatedGame:
         bots = _house(meta)
@@ -195,16 +235,17 @@ class Service:
         """Take a seat; the join that fills the game starts it.
 
         Raises:
-            ServiceError: ``not_found``, ``game_started``, ``game_full``, ``seat_taken``.
+            ServiceError: ``not_found``, ``game_started``, ``game_full``, ``seat_taken``,
+                ``invite_required``.
         """
         token = new_token(game_id)
+        invite = "" if request.invite is None else hash_token(request.invite)
         outcome, seat, taken, meta = await self.store.join(
-            game_id, hash_token(token), request.name, request.seat, self.settings.lobby_ttl
+            game_id, hash_token(token), request.name, request.seat, self.settings.lobby_ttl, invite
         )
         if outcome != "ok":
-            raise ServiceError(
-                _JOIN_ERRORS[outcome], f"cannot join game {game_id}: {outcome.replace('_', ' ')}"
-            )
+            detail = _JOIN_DETAILS.get(outcome, outcome.replace("_", " "))
+            raise ServiceError(_JOIN_ERRORS[outcome], f"cannot join game {game_id}: {detail}")
         if meta is not None and taken == meta.config.players:
             await self.start(meta)
         return SeatGrant(game_id=game_id, seat=seat, token=token)
@@ -272,7 +313,9 @@ class Service:
         picked = [
             summary(row)
             for row in rows
-            if _PUBLIC_STATUS[row.status] == wanted and (game is None or row.meta.config.game == game)
+            if _PUBLIC_STATUS[row.status] == wanted
+            and (game is None or row.meta.config.game == game)
+            and not row.meta.private
         ]
         return GameList(games=tuple(picked))
 
@@ -378,9 +421,10 @@ class Service:
                     await self.tables.catch_up(table)  # the client saw a version this copy has not yet
                     replica = table.replica or replica
                 decided = self._decide(replica, seat, act, action_digest, timed_out)
+                limit = None if timed_out else self.seat_limit
                 if isinstance(decided, Answer):
-                    return await self._remember(game_id, seat, act.action_id, decided)
-                answer = await self._commit(table, replica, decided)
+                    return await self._remember(game_id, seat, act.action_id, decided, limit)
+                answer = await self._commit(table, replica, decided, limit)
                 if answer is not None:
                     return answer
         return _rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", table_version(table))
@@ -417,7 +461,7 @@ class Service:
                 digest=action_digest,
             )
 
-    async def _commit(self, table: Table, replica: Replica, step: Step) -> Answer | None:
+    async def _commit(self, table: Table, replica: Replica, step: Step, limit: Rate | None) -> Answer | None:
         """Commit a step: the answer, or None when another version came first (decide again)."""
         finished = step.status == "finished"
         commit = Commit(
@@ -431,6 +475,7 @@ class Service:
             ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
             answer=step.answer,
             deadline=None if finished else self._wake(replica.meta, step.decisions, step.pending),
+            limit=limit,
         )
         try:
             result = await self.store.commit(commit)
@@ -450,13 +495,18 @@ class Service:
         if result.outcome == "missing":
             table.replica = None
             return _rejected(RejectReason.NOT_FOUND, "the game is gone", 0)
+        if result.outcome == "limited":
+            return _seat_limited(result.wait, replica.version)
         await self.tables.catch_up(table, result.missed, result.version)
         return None
 
-    async def _remember(self, game_id: str, seat: int, action_id: str, answer: Answer) -> Answer:
+    async def _remember(
+        self, game_id: str, seat: int, action_id: str, answer: Answer, limit: Rate | None
+    ) -> Answer:
         if not answer.digest or answer.accepted:
             return answer
-        return await self.store.remember(game_id, answer_field(seat, action_id), answer)
+        stored = await self.store.remember(game_id, seat, answer_field(seat, action_id), answer, limit)
+        return _seat_limited(stored, answer.version) if isinstance(stored, int) else stored
 
     # watching
 
@@ -617,6 +667,7 @@ def summary(row: GameRow) -> GameSummary:
         created_at=datetime.fromtimestamp(meta.created, UTC),
         turn_seconds=meta.clock,
         sandbox=meta.sandbox,
+        private=meta.private,
     )
 
 
@@ -639,6 +690,25 @@ def _action_union(game_name: str) -> Any:
 def _rejected(reason: RejectReason, message: str, version: int) -> Answer:
     """A refusal that is not the game's decision (not stored: the same id may succeed later)."""
     return Answer(accepted=False, version=version, reason=reason.value, message=message)
+
+
+def _seat_limited(wait: int, version: int) -> Answer:
+    """The seat acts faster than its limit (over all its connections): nothing applied, nothing stored."""
+    return _rejected(RejectReason.RATE_LIMITED, f"too many actions of this seat; retry in {wait} ms", version)
+
+
+def client_key(address: str) -> str:
+    """What the per-client limits count by: the address, an IPv6 one as its /64 network (one
+    subscriber's share)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def _stored(reason: RejectReason, message: str, version: int, action_digest: str) -> Answer:

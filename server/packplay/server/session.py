@@ -4,7 +4,8 @@ The shell (:mod:`packplay.server.ws`) feeds the session what happens (a decoded
 frame, the result of a request it asked for, a new game version from its table)
 and carries out what comes back: messages to send, and requests (:data:`Effect`)
 whose results it feeds back. The session decides the order of the conversation,
-authorisation, rate limits, and which versions a client has seen, so that a client
+authorisation, the connection's rate limits (of frames and of resumes; a seat's actions
+are limited in Redis, over all its connections), and which versions a client has seen, so that a client
 gets every version once and in order: each update patches the view of the version
 before it, so none may be skipped. An accepted action is acknowledged by the update
 it made; an ``accepted`` message is sent only when that update did not carry it.
@@ -25,7 +26,27 @@ from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerM
 from packplay_protocol.version import SUBPROTOCOLS, Negotiated
 
 MAX_BAD_FRAMES = 8
-ACTION_BURST = 20.0
+RESUME_BURST = 10.0
+
+
+class Bucket:
+    """A token bucket: ``rate`` units a second sustained, ``burst`` at once."""
+
+    __slots__ = ("burst", "last", "rate", "tokens")
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.last = now
+
+    def take(self, now: float) -> bool:
+        self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens < 1.0:
+            return False
+        self.tokens -= 1.0
+        return True
 
 
 class Phase(enum.Enum):
@@ -89,13 +110,14 @@ class Session:
 
     __slots__ = (
         "_acked",
-        "_allowance",
         "_awaiting",
         "_bad_frames",
         "_catching_up",
+        "_frames",
         "_held",
-        "_last_act",
+        "_refused",
         "_resent",
+        "_resumes",
         "audience",
         "game_id",
         "limits",
@@ -126,13 +148,18 @@ class Session:
         """Action ids sent again after their update acknowledged them: they get ``accepted``."""
         self._catching_up = False
         self._bad_frames = 0
-        self._allowance = ACTION_BURST
-        self._last_act = now
+        self._frames = Bucket(limits.frames_per_second, limits.frame_burst, now)
+        self._resumes = Bucket(limits.resumes_per_minute / 60.0, RESUME_BURST, now)
+        self._refused = 0
+        """Frames refused in a row by the frame limit."""
 
     # what the client sends
 
     def receive(self, message: ClientMessage | DecodeError, now: float) -> list[Outgoing]:
         """React to one decoded frame (or to why it did not decode)."""
+        if not self._frames.take(now):
+            return self._over_limit(message)
+        self._refused = 0
         if isinstance(message, DecodeError):
             return self._bad_frame(message)
         if isinstance(message, Ping):
@@ -142,8 +169,26 @@ class Session:
         if isinstance(message, Join):
             return self._join(message)
         if isinstance(message, Act):
-            return self._act(message, now)
-        return self._resume(message)
+            return self._act(message)
+        return self._resume(message, now)
+
+    def _over_limit(self, message: ClientMessage | DecodeError) -> list[Outgoing]:
+        """A frame beyond the connection's rate: not handled. An action is told so (its sender
+        waits for an answer), other frames only the first of a run; a long run closes."""
+        self._refused += 1
+        if self._refused >= self.limits.frame_burst:
+            self.phase = Phase.CLOSED
+            message_ = "too many frames; closing"
+            return [
+                Error(code=ErrorCode.RATE_LIMITED, message=message_, fatal=True),
+                Close(CloseCode.RATE_LIMITED, "too many frames"),
+            ]
+        detail = f"too many frames: at most {self.limits.frames_per_second:g} a second"
+        if isinstance(message, Act):
+            return [self._reject(message.action_id, RejectReason.RATE_LIMITED, detail)]
+        if self._refused == 1:
+            return [Error(code=ErrorCode.RATE_LIMITED, message=detail)]
+        return []
 
     def _bad_frame(self, problem: DecodeError) -> list[Outgoing]:
         self._bad_frames += 1
@@ -174,32 +219,23 @@ class Session:
         self.audience = self.seat if join.role == "player" else None
         return [Watch(join.game_id, self.audience, join.from_version)]
 
-    def _act(self, act: Act, now: float) -> list[Outgoing]:
+    def _act(self, act: Act) -> list[Outgoing]:
         if self.phase is not Phase.JOINED or self.game_id is None:
             return [self._reject(act.action_id, RejectReason.NOT_FOUND, "join a game first")]
         if self.audience is None:
             return [self._reject(act.action_id, RejectReason.UNAUTHORIZED, "spectators cannot act")]
-        if not self._spend(now):
-            return [self._reject(act.action_id, RejectReason.RATE_LIMITED, "too many actions; retry later")]
         if self._acked is not None and self._acked[1] == act.action_id:
             self._resent.add(act.action_id)
         return [Submit(self.game_id, self.audience, act)]
 
-    def _resume(self, resume: Resume) -> list[Outgoing]:
+    def _resume(self, resume: Resume, now: float) -> list[Outgoing]:
         if self.phase is not Phase.JOINED or self.game_id is None:
             return [_out_of_order("resume follows join")]
+        if not self._resumes.take(now):
+            detail = f"too many resumes: at most {self.limits.resumes_per_minute:g} a minute"
+            return [Error(code=ErrorCode.RATE_LIMITED, message=detail)]
         self._catching_up = True
         return [CatchUp(self.game_id, self.audience, resume.from_version)]
-
-    def _spend(self, now: float) -> bool:
-        """Token bucket: ``actions_per_second`` sustained, bursts of ``ACTION_BURST``."""
-        refill = (now - self._last_act) * self.limits.actions_per_second
-        self._allowance = min(ACTION_BURST, self._allowance + refill)
-        self._last_act = now
-        if self._allowance < 1.0:
-            return False
-        self._allowance -= 1.0
-        return True
 
     # results of the effects
 

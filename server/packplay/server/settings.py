@@ -54,7 +54,27 @@ class Settings:
     """How long a started game survives without any action."""
     send_queue: int = 256
     actions_per_second: float = 10.0
-    """Sustained actions per connection (bursts of 20 pass)."""
+    """Sustained actions per seat, over all its connections and server processes (kept in Redis)."""
+    action_burst: int = 20
+    """Actions a seat may send at once before ``actions_per_second`` holds it back."""
+    frames_per_second: float = 30.0
+    """Sustained frames of any kind (pings and resumes too) per connection."""
+    frame_burst: int = 60
+    """Frames a connection may send at once; as many more refused in a row close it (4005)."""
+    resumes_per_minute: float = 120.0
+    """Sustained resumes answered per connection (bursts of 10); others get ``rate_limited``."""
+    catch_up_versions: int = 256
+    """A join or resume more versions behind than this gets the whole view without the events."""
+    games_per_minute: float = 30.0
+    """Sustained new games per client address, over all server processes; 0: no limit."""
+    games_burst: int = 20
+    """New games a client may create at once before ``games_per_minute`` holds it back."""
+    open_lobbies: int = 10
+    """Games a client may have waiting for players at once (it created them); 0: no limit."""
+    trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
+    """Addresses or networks (CIDR) of proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed; ``*`` trusts every peer (only behind a proxy that
+    every request passes). The client's address counts against the per-client limits."""
     frame_limit: int = 64 * 1024
     ws_deflate: bool = True
     """Compress WebSocket frames (permessage-deflate): views shrink ~10x for ~10% more CPU."""
@@ -107,7 +127,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Settings from ``PACKPLAY_<FIELD>`` variables (and ``REDIS_URL``).
+        """Settings from ``PACKPLAY_<FIELD>`` variables (and ``REDIS_URL``, ``FORWARDED_ALLOW_IPS``).
 
         A worker started by :func:`packplay.server.main.serve` inherits the parent's
         settings whole through ``PACKPLAY_SETTINGS_JSON``.
@@ -122,6 +142,8 @@ class Settings:
                 raw[f.name] = _parse(f.type, value)
         if "redis_url" not in raw and env.get("REDIS_URL"):
             raw["redis_url"] = env["REDIS_URL"]
+        if "trusted_proxies" not in raw and env.get("FORWARDED_ALLOW_IPS"):
+            raw["trusted_proxies"] = _parse("tuple", env["FORWARDED_ALLOW_IPS"])  # uvicorn's name
         return cls(**raw)
 
 

@@ -50,6 +50,8 @@ class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
     """The seats the server plays itself, and with which bot."""
     house_seed: int = 0
     """Seeds the house bots' own sampling (drawn apart from the deal's seed)."""
+    private: bool = False
+    """Unlisted; its seats are taken only with its invite code."""
 
 
 class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, array_like=True):
@@ -108,9 +110,26 @@ class Commit:
     ttl: int
     answer: Answer
     deadline: float | None = None
+    limit: Rate | None = None
+    """The acting seat's limit of actions (None: not limited, e.g. a timed-out turn)."""
 
 
-CommitOutcome = Literal["ok", "duplicate", "conflict", "missing"]
+@dataclass(frozen=True)
+class Rate:
+    """A limit kept in Redis: ``per_second`` sustained, bursts of ``burst``."""
+
+    per_second: float
+    burst: int
+
+    def args(self) -> list[float | int]:
+        """What the limit scripts take: milliseconds per unit, and the burst."""
+        return [1000.0 / self.per_second, self.burst]
+
+
+NO_LIMIT: list[float | int | str] = ["", ""]
+
+
+CommitOutcome = Literal["ok", "duplicate", "conflict", "missing", "limited"]
 
 
 @dataclass(frozen=True)
@@ -122,6 +141,8 @@ class CommitResult:
     """The answer already given to this action id (``duplicate``)."""
     missed: tuple[bytes, ...] = ()
     """The entries after ``expected`` (``conflict``, at most :data:`CATCH_UP_ENTRIES`)."""
+    wait: int = 0
+    """Milliseconds until the seat may act again (``limited``)."""
 
 
 @dataclass(frozen=True)
@@ -177,18 +198,36 @@ local function touch(key, id, ttl)
 end
 """
 
+# A limit (a seat's actions, a client's new games) is one key holding the time (Redis's clock,
+# ms) at which its allowance is whole again (the generic cell rate algorithm): a unit passes
+# while that time is at most ``burst - 1`` intervals away, and moves it one interval on. The
+# key expires when the allowance is whole: an idle limit holds nothing.
+_LIMITS = """
+local function limited(key, interval, burst)
+  local time = redis.call('TIME')
+  local at = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local full = math.max(tonumber(redis.call('GET', key) or '0'), at)
+  local wait = full - at - interval * (burst - 1)
+  if wait > 0 then return math.ceil(wait) end
+  redis.call('SET', key, full + interval, 'PX', math.ceil(full + interval - at))
+  return 0
+end
+"""
+
 # KEYS: the game's, then the open-games index and that of its game type
-# ARGV: meta, game name, players, ttl, game id, then per seat taken at once: seat, hashed token, name
+# ARGV: meta, game name, players, ttl, game id, hashed invite code ('': a listed game),
+#       then per seat taken at once: seat, hashed token, name
 _CREATE = Script(
     _INDEXES
     + """
 redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'lobby', 'version', -1,
   'deadline', '')
+if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'invite', ARGV[6]) end
 redis.call('RPUSH', KEYS[2], ARGV[1])
-for i = 6, #ARGV, 3 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1], 'n' .. ARGV[i], ARGV[i + 2]) end
+for i = 7, #ARGV, 3 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1], 'n' .. ARGV[i], ARGV[i + 2]) end
 for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
-if #ARGV > 5 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-for i = 8, 9 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end
+if #ARGV > 6 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
+if ARGV[6] == '' then for i = 8, 9 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end end
 return 'ok'
 """
 )
@@ -220,13 +259,15 @@ return 'ok'
 
 # KEYS: the game's, then the open-games index
 # ARGV: hashed token, seat (-1: the first free), ttl, game id, name, prefix of the open-games
-#       index of one game type
+#       index of one game type, hashed invite code ('': none given)
 _JOIN = Script(
     _INDEXES
     + """
 local status = redis.call('HGET', KEYS[1], 'status')
 if not status then return {'missing'} end
 if status ~= 'lobby' then return {'started'} end
+local invite = redis.call('HGET', KEYS[1], 'invite')
+if invite and invite ~= ARGV[7] then return {ARGV[7] == '' and 'invite_required' or 'bad_invite'} end
 local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
 local seat = tonumber(ARGV[2])
 if seat < 0 then
@@ -243,7 +284,7 @@ if taken == players then
   redis.call('HSET', KEYS[1], 'status', 'starting')
   redis.call('ZREM', KEYS[8], ARGV[4])
   redis.call('ZREM', lobby, ARGV[4])
-else
+elseif not invite then
   index(KEYS[8], ARGV[4], tonumber(ARGV[3]))
   index(lobby, ARGV[4], tonumber(ARGV[3]))
 end
@@ -301,11 +342,13 @@ return 'ok'
 """
 )
 
-# KEYS: the game's, then clocks, started-games index
+# KEYS: the game's, then clocks, started-games index, and last the acting seat's limit
 # ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
-#       origin process, channel prefix, catch-up count
+#       origin process, channel prefix, catch-up count, the seat's limit (ms per action,
+#       burst; '' '': none)
 _COMMIT = Script(
     _INDEXES
+    + _LIMITS
     + """
 local answered = redis.call('HGET', KEYS[6], ARGV[2])
 if answered then return {'duplicate', answered} end
@@ -314,6 +357,10 @@ if version == nil then return {'missing'} end
 local expected = tonumber(ARGV[1])
 if version ~= expected then
   return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
+end
+if ARGV[14] ~= '' then
+  local wait = limited(KEYS[#KEYS], tonumber(ARGV[14]), tonumber(ARGV[15]))
+  if wait > 0 then return {'limited', tostring(wait)} end
 end
 local new = version + 1
 redis.call('HSET', KEYS[1], 'version', new, 'status', ARGV[4], 'decisions', ARGV[6], 'deadline', ARGV[7])
@@ -335,13 +382,48 @@ return {'ok', tostring(new)}
 """
 )
 
-# A refusal lives as long as its game: none is stored once the game is gone.
-_REMEMBER = Script("""
+# A refusal lives as long as its game: none is stored once the game is gone. A refusal counts
+# against the seat's limit as an applied action does.
+# KEYS: the game's, then the acting seat's limit
+# ARGV: answer field, answer, the seat's limit (ms per action, burst; '' '': none)
+_REMEMBER = Script(
+    _LIMITS
+    + """
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl <= 0 then return false end
+if ARGV[3] ~= '' then
+  local wait = limited(KEYS[#KEYS], tonumber(ARGV[3]), tonumber(ARGV[4]))
+  if wait > 0 then return {'limited', tostring(wait)} end
+end
 if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[6], ttl) end
 return redis.call('HGET', KEYS[6], ARGV[1])
-""")
+"""
+)
+
+# KEYS: the client's limit of new games, the client's open games
+# ARGV: ms per new game ('': no limit), burst, most open games (0: no limit), the new game's
+#       id, its ttl, then the ids of the client's games that are no longer open
+_ADMIT = Script(
+    _LIMITS
+    + """
+for i = 6, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end
+local most = tonumber(ARGV[3])
+local at = tonumber(redis.call('TIME')[1])
+if most > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', at)
+  if redis.call('ZCARD', KEYS[2]) >= most then return {'lobbies'} end
+end
+if ARGV[1] ~= '' then
+  local wait = limited(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
+  if wait > 0 then return {'limited', tostring(wait)} end
+end
+if most > 0 then
+  redis.call('ZADD', KEYS[2], at + tonumber(ARGV[5]), ARGV[4])
+  redis.call('EXPIRE', KEYS[2], ARGV[5])
+end
+return {'ok'}
+"""
+)
 
 
 # KEYS: clocks. ARGV: game id, the deadline seen, the new one
@@ -392,11 +474,39 @@ class Store:
 
     # lobby
 
-    async def create(self, meta: GameMeta, ttl: int, taken: dict[int, tuple[str, str]] | None = None) -> None:
-        """A new open game: no state and version -1 until its last seat is taken; ``taken``
-        seats (seat -> hashed token, name) are taken at once."""
+    async def admit(
+        self, client: str, games: Rate | None, most_open: int, game_id: str, ttl: int, lobby: bool
+    ) -> tuple[str, int]:
+        """Count a new game against the client's limits: (``ok``, 0), (``limited``, ms to wait)
+        or (``lobbies``, 0) when the client has ``most_open`` open games (0: no limit) already.
+
+        Only ``lobby`` games count as open; a game of the client's stops counting once it
+        starts (or is gone)."""
+        most = most_open if lobby else 0
+        closed: list[str] = []
+        if most > 0:
+            held = await self.pipeline.call("ZRANGEBYSCORE", keys.client_lobbies(client), time.time(), "+inf")
+            ids = [raw.decode() for raw in held]
+            statuses = await asyncio.gather(
+                *(self.pipeline.call("HGET", keys.game(game_id), "status") for game_id in ids)
+            )
+            closed = [game_id for game_id, status in zip(ids, statuses, strict=True) if status != b"lobby"]
+        reply = await self.pipeline.run(
+            _ADMIT,
+            [keys.client_games(client), keys.client_lobbies(client)],
+            [*(games.args() if games is not None else NO_LIMIT), most, game_id, ttl, *closed],
+        )
+        outcome = reply[0].decode()
+        return outcome, int(reply[1]) if outcome == "limited" else 0
+
+    async def create(
+        self, meta: GameMeta, ttl: int, invite: str = "", taken: dict[int, tuple[str, str]] | None = None
+    ) -> None:
+        """A new open game: no state and version -1 until its last seat is taken. A game with
+        an ``invite`` (the hashed code) is left out of the lobby, and its seats need the code;
+        ``taken`` seats (seat -> hashed token, name) are taken at once."""
         index = [keys.lobby(), keys.lobby(meta.config.game)]
-        args = [encode(meta), meta.config.game, meta.config.players, ttl, meta.id]
+        args = [encode(meta), meta.config.game, meta.config.players, ttl, meta.id, invite]
         args += [part for seat, (digest, name) in (taken or {}).items() for part in (seat, digest, name)]
         await self.pipeline.run(_CREATE, [*keys.game_keys(meta.id), *index], args)
 
@@ -419,17 +529,18 @@ class Store:
         await self.pipeline.run(_CREATE_SEATED, [*keys.game_keys(meta.id), keys.clocks(), keys.games()], args)
 
     async def join(
-        self, game_id: str, token_hash: str, name: str, seat: int | None, ttl: int
+        self, game_id: str, token_hash: str, name: str, seat: int | None, ttl: int, invite: str = ""
     ) -> tuple[str, int, int, GameMeta | None]:
         """Take ``seat`` (or the first free one): (outcome, seat, seats taken, meta).
 
-        The outcome is ``ok``, ``missing``, ``started``, ``full``, ``no_seat`` or
-        ``taken``. The join that takes the last seat moves the game to ``starting``.
+        The outcome is ``ok``, ``missing``, ``started``, ``full``, ``no_seat``, ``taken``,
+        ``invite_required`` or ``bad_invite`` (``invite``: the hashed code, '' for none).
+        The join that takes the last seat moves the game to ``starting``.
         """
         reply = await self.pipeline.run(
             _JOIN,
             [*keys.game_keys(game_id), keys.lobby()],
-            [token_hash, -1 if seat is None else seat, ttl, game_id, name, keys.lobby("")],
+            [token_hash, -1 if seat is None else seat, ttl, game_id, name, keys.lobby(""), invite],
         )
         outcome = reply[0].decode()
         if outcome != "ok":
@@ -517,7 +628,7 @@ class Store:
         action_id = entry.action_id or ""
         reply = await self.pipeline.run(
             _COMMIT,
-            [*keys.game_keys(game_id), keys.clocks(), keys.games()],
+            [*keys.game_keys(game_id), keys.clocks(), keys.games(), keys.seat_limit(game_id, seat)],
             [
                 commit.expected,
                 answer_field(seat, action_id) if action_id else "",
@@ -532,6 +643,7 @@ class Store:
                 self.process_id,
                 keys.CHANNEL_PREFIX,
                 CATCH_UP_ENTRIES,
+                *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
             ],
         )
         outcome = reply[0].decode()
@@ -541,11 +653,22 @@ class Store:
             return CommitResult("conflict", version=int(reply[1]), missed=tuple(reply[2]))
         if outcome == "missing":
             return CommitResult("missing")
+        if outcome == "limited":
+            return CommitResult("limited", wait=int(reply[1]))
         return CommitResult("ok", version=int(reply[1]))
 
-    async def remember(self, game_id: str, field: str, answer: Answer) -> Answer:
-        """Store a refusal under ``field`` unless an answer is there already; the stored one."""
-        stored = await self.pipeline.run(_REMEMBER, list(keys.game_keys(game_id)), [field, encode(answer)])
+    async def remember(
+        self, game_id: str, seat: int, field: str, answer: Answer, limit: Rate | None = None
+    ) -> Answer | int:
+        """Store a refusal under ``field`` unless an answer is there already; the stored one,
+        or the milliseconds the seat has to wait when ``limit`` holds it back (nothing stored)."""
+        stored = await self.pipeline.run(
+            _REMEMBER,
+            [*keys.game_keys(game_id), keys.seat_limit(game_id, seat)],
+            [field, encode(answer), *(limit.args() if limit is not None else NO_LIMIT)],
+        )
+        if isinstance(stored, list):
+            return int(stored[1])
         return _answer_decoder.decode(stored) if stored else answer
 
     async def dealt(self, game_id: str) -> bytes | None:

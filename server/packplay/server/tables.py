@@ -164,10 +164,14 @@ class Table:
 class Tables:
     """Every table of this process; the store is the only way to fill them."""
 
-    def __init__(self, store: Store, catalog: Callable[[], Catalog], idle_limit: int = 10_000) -> None:
+    def __init__(
+        self, store: Store, catalog: Callable[[], Catalog], idle_limit: int = 10_000, catch_up: int = 64
+    ) -> None:
         self.store = store
         self._catalog = catalog
         self.idle_limit = idle_limit
+        self.catch_up_versions = catch_up
+        """A watcher further behind gets the whole view only (replaying a long story costs more)."""
         self._tables: dict[str, Table] = {}
         self._idle: OrderedDict[str, None] = OrderedDict()
         """The tables without watchers, least recently used first (the ones that may go)."""
@@ -312,7 +316,8 @@ class Tables:
         self, table: Table, replica: Replica, audience: Audience, since: int | None
     ) -> Frames:
         messages: list[rendering.Outgoing] = []
-        if since is not None and -1 <= since < replica.version:
+        behind = replica.version - since if since is not None else 0
+        if since is not None and since >= -1 and 0 < behind <= self.catch_up_versions:
             events = await history.events_between(self.store, replica, since, audience)
             messages.append(rendering.events_message(table.game_id, since, replica.version, events))
         messages.append(rendering.whole_view(table.doc(audience), replica.version))

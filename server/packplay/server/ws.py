@@ -233,8 +233,13 @@ class Connection:
                     await self._read_one(limits.max_frame_bytes)
         if self.session.phase is Phase.GREETING and self.closing is None:
             self._end(Close(CloseCode.UNAUTHORIZED, "no hello in time"))
-        while not isinstance(self.closing, _Disconnected):
+        while not isinstance(self.closing, _Disconnected) and not self._flooded():
             await self._read_one(limits.max_frame_bytes)
+
+    def _flooded(self) -> bool:
+        """Closed for sending too many frames: what it sent after is not read (the protocol
+        stops reading and drops the connection shortly after the close frame)."""
+        return isinstance(self.closing, Close) and self.closing.code is CloseCode.RATE_LIMITED
 
     async def _read_one(self, max_bytes: int) -> None:
         """One frame: what the client says, unless the connection is closing (then it is

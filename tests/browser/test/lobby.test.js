@@ -40,7 +40,7 @@ describe("lobby, rules and replays", () => {
     const ada = await openPage(first.context, `${server.base}/`, problems);
     await ada.getByRole("link", { name: "Open the web client" }).click();
     await ada.getByRole("heading", { name: "Lobby" }).waitFor();
-    assert.equal(await ada.locator('select[name="visibility"] option[disabled]').textContent(), "private (not available yet)");
+    assert.deepEqual(await ada.locator('select[name="visibility"] option').allTextContents(), ["public", "private (by invite link)"]);
     await ada.selectOption('select[name="game"]', "mishra_factory");
     await ada.selectOption('select[name="players"]', "2");
     await ada.fill('input[name="name"]', "Ada");
@@ -86,6 +86,30 @@ describe("lobby, rules and replays", () => {
     await ada.locator("article.markdown h1", { hasText: spanish.split("\n")[0].replace(/^# /, "") }).waitFor();
     await ada.goto(`${server.base}/play/#/doc/protocol`);
     await ada.locator("article.markdown h1", { hasText: "The Packplay protocol" }).waitFor();
+    assert.deepEqual(problems, []);
+  });
+
+  test("a private game is not listed; its invite link seats whoever opens it", async () => {
+    const problems = [];
+    const ada = await openPage(first.context, `${server.base}/play/`, problems);
+    await ada.getByRole("heading", { name: "Lobby" }).waitFor();
+    await ada.selectOption('select[name="game"]', "day_night");
+    await ada.selectOption('select[name="visibility"]', "private");
+    await ada.fill('input[name="name"]', "Ada");
+    await ada.getByRole("button", { name: "Create and take a seat" }).click();
+    await ada.locator(".waiting").waitFor();
+    const gameId = new URL(ada.url()).hash.split("/")[2];
+    const link = await ada.locator("input.invite").inputValue();
+    assert.ok(link.includes(`#/invite/${gameId}/`), link);
+    const open = await server.rest("GET", "/v2/games");
+    assert.ok(!open.games.some((g) => g.game_id === gameId), "a private game is not listed");
+
+    const bea = await openPage(second.context, `${server.base}/play/`, problems);
+    await bea.getByRole("heading", { name: "Lobby" }).waitFor();
+    bea.once("dialog", (dialog) => dialog.accept("Bea"));
+    await bea.goto(link);
+    for (const page of [ada, bea]) await page.locator(".game-head").waitFor();
+    assert.match(await bea.locator(".game-head").textContent(), /you are Bea \(seat 1\)/);
     assert.deepEqual(problems, []);
   });
 

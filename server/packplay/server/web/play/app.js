@@ -11,6 +11,7 @@
 //   #/game/<id>             play the seat whose token this browser keeps for <id>
 //   #/game/<id>?token=<t>   keep token <t> for <id> first (a seat link), then play
 //   #/watch/<id>            watch as a spectator
+//   #/invite/<id>/<code>    take a seat of a private game with its invite code, then play
 //   #/replay/<id>           step through a finished game
 //   #/rules/<page>          a page of the rules reference (common, or a game's name)
 //   #/doc/protocol          the protocol guide
@@ -77,6 +78,7 @@ function route() {
       return gameScreen(id, "player");
     }
     if (kind === "watch" && id) return gameScreen(id, "spectator");
+    if (kind === "invite" && id && parts[2]) return joinGame({ game_id: id }, parts[2]);
     if (kind === "replay" && id) return replayScreen(id);
     if (kind === "rules" && id) return rulesScreen(id, params.get("lang"));
     if (kind === "doc" && id === "protocol") return documentScreen();
@@ -219,6 +221,12 @@ function createGameForm() {
     h("option", { value: "" }, "other players (wait in the lobby)"),
     HOUSE_BOTS.map((b) => h("option", { value: b.bot }, `the house: ${b.title}`)),
   );
+  const visibility = h(
+    "select",
+    { name: "visibility" },
+    h("option", { value: "public" }, "public"),
+    h("option", { value: "private" }, "private (by invite link)"),
+  );
   const message = h("span", { class: "note" });
   const form = h(
     "form",
@@ -229,6 +237,7 @@ function createGameForm() {
         localStorage.setItem("packplay.name", name.value);
         const request = { game: type.value, players: Number(players.value) };
         if (Number(clock.value) > 0) request.turn_seconds = Number(clock.value);
+        if (visibility.value === "private") request.private = true;
         const bot = opponents.value;
         if (bot) {
           request.house = Array.from({ length: request.players - 1 }, (_, i) => ({ seat: i + 1, bot }));
@@ -236,8 +245,9 @@ function createGameForm() {
         }
         try {
           const game = await rest.createGame(request);
-          const grant = bot ? game.grants[0] : await rest.joinSeat(game.game_id, { name: name.value });
-          keepSeat(game.game_id, { ...grant, name: name.value });
+          const invite = game.invite ?? undefined;
+          const grant = bot ? game.grants[0] : await rest.joinSeat(game.game_id, { name: name.value, invite });
+          keepSeat(game.game_id, { ...grant, name: name.value, invite });
           location.hash = `#/game/${game.game_id}`;
         } catch (error) {
           message.textContent = error.message;
@@ -251,9 +261,9 @@ function createGameForm() {
     h("label", {}, "Opponents", opponents),
     h(
       "label",
-      { title: "This server has no private games or invite codes yet" },
+      { title: "A private game is not listed; its seats are taken only through its invite link" },
       "Visibility",
-      h("select", { name: "visibility" }, h("option", {}, "public"), h("option", { disabled: true }, "private (not available yet)")),
+      visibility,
     ),
     h("button", { type: "submit", class: "primary" }, "Create and take a seat"),
     h(
@@ -273,12 +283,12 @@ function createGameForm() {
   return form;
 }
 
-async function joinGame(summary) {
+async function joinGame(summary, invite = undefined) {
   const name = prompt("Your name at this table:", playerName());
   if (!name) return;
   localStorage.setItem("packplay.name", name);
   try {
-    const grant = await rest.joinSeat(summary.game_id, { name });
+    const grant = await rest.joinSeat(summary.game_id, { name, invite });
     keepSeat(summary.game_id, { ...grant, name });
     location.hash = `#/game/${summary.game_id}`;
   } catch (error) {
@@ -366,13 +376,17 @@ class GameScreen {
       this.summary = snapshot.summary;
       if (snapshot.summary.status !== "open" || this.stopped) return;
       const taken = snapshot.summary.seats.filter((s) => s.name !== null).length;
+      const invite = seats()[this.gameId]?.invite;
+      const link = invite ? `${location.origin}${location.pathname}#/invite/${this.gameId}/${invite}` : null;
       this.root.replaceChildren(
         h("h1", {}, titleOf(snapshot.summary.game)),
         h(
           "p",
           { class: "waiting" },
-          `Waiting for players: ${taken} of ${snapshot.summary.players} seats taken. Share this page's lobby so others can join.`,
+          `Waiting for players: ${taken} of ${snapshot.summary.players} seats taken. ` +
+            (link ? "This game is private: send the invite link to the players." : "Share this page's lobby so others can join."),
         ),
+        link ? h("p", {}, "Invite link: ", h("input", { class: "invite", readonly: true, value: link, size: 60 })) : null,
         this.token ? h("button", { type: "button", onclick: () => this.leave() }, "Leave my seat") : null,
       );
       await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -766,6 +780,7 @@ async function replayScreen(gameId) {
       let events = [];
       const off = client.on("message", (m) => {
         if (m.type === "events") events = m.events;
+        if (m.type === "error" && m.code === "rate_limited") setTimeout(() => client.resume(from), 1000);
         if (m.type === "view") {
           off();
           resolve(events);
