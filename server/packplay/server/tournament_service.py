@@ -9,9 +9,10 @@ pairs the next round at once, or finishes the event. Each of these steps is writ
 one script of :mod:`packplay.server.tournament_store`, so two processes doing the same
 step do it once, and a process killed between steps leaves nothing half done.
 
-WebSocket messages telling a player its next table and watchers the pairings and
-standings would hook in where :meth:`TournamentService._step` writes a step; until then
-clients ask ``getMyTable`` and ``getStandings``.
+Every write that changes what a follower sees (a registration, a drop, the start, a
+table's game created, a table's result, a pairing, the finish) is announced on the
+tournament's channel; each process with followers of the tournament reads it again and
+tells them (see :mod:`packplay.server.tournament_feed`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +42,7 @@ from packplay.server.tournament_store import (
     TournamentStore,
     encode,
     round_field,
+    table_field,
 )
 from packplay.tournaments import Result, Round, Table, default_rounds, pair_round, round_robin_rounds
 from packplay.tournaments import standings as rank
@@ -85,8 +87,11 @@ class TournamentService:
         settings: Settings,
         process_id: str,
         now: Callable[[], float] = time.time,
+        announce: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
+        self.announce = announce or _quiet
+        """Tells every process that a tournament changed (publishes on its channel)."""
         self.games = games
         self.settings = settings
         self.process_id = process_id
@@ -142,6 +147,7 @@ class TournamentService:
                 joined=snapshot.round + 1,
             )
             if await self.store.put_player(tournament_id, snapshot.version, record, self.ttl) == "ok":
+                await self.announce(tournament_id)
                 return Registration(
                     tournament_id=tournament_id,
                     player_id=player_id,
@@ -170,6 +176,7 @@ class TournamentService:
             last = snapshot.round if player.joined <= snapshot.round else 0
             dropped = _replace(player, dropped=last)
             if await self.store.put_player(tournament_id, snapshot.version, dropped, self.ttl) == "ok":
+                await self.announce(tournament_id)
                 return
         raise _busy()
 
@@ -197,6 +204,7 @@ class TournamentService:
             fields: dict[str, bytes | str | int] = {"status": "running", "round": 1, "rounds": rounds}
             fields[round_field(1)] = encode(first)
             if await self.store.update(snapshot, fields, self.ttl, running="add") == "ok":
+                await self.announce(tournament_id)
                 self.kick(tournament_id)
                 return await self.get(tournament_id)
         raise _busy()
@@ -219,6 +227,7 @@ class TournamentService:
             else:
                 outcome = await self.store.update(snapshot, {"rounds": snapshot.round}, self.ttl)
             if outcome == "ok":
+                await self.announce(tournament_id)
                 self.kick(tournament_id)
                 return await self.get(tournament_id)
         raise _busy()
@@ -234,33 +243,7 @@ class TournamentService:
         return Tournament(summary=_summary(snapshot), players=players)
 
     async def standings(self, tournament_id: str) -> Standings:
-        snapshot = await self._load(tournament_id)
-        history = snapshot.history()
-        lines = tuple(
-            StandingLine(
-                rank=line.rank,
-                player_id=line.id,
-                name=line.name,
-                match_points=line.match_points,
-                wins=line.wins,
-                draws=line.draws,
-                losses=line.losses,
-                byes=line.byes,
-                match_win=float(line.match_win),
-                opponents_match_win=float(line.opponents_match_win),
-                game_win=float(line.game_win),
-                opponents_game_win=float(line.opponents_game_win),
-                dropped=line.dropped,
-            )
-            for line in rank(snapshot.entrants(), history)
-        )
-        return Standings(
-            tournament_id=tournament_id,
-            round=snapshot.round,
-            complete_rounds=sum(1 for r in history if r.complete),
-            final=snapshot.status == "finished",
-            lines=lines,
-        )
+        return standings_of(await self._load(tournament_id))
 
     async def pairings(self, tournament_id: str, number: int) -> Pairings:
         """Round ``number``'s tables.
@@ -268,16 +251,21 @@ class TournamentService:
         Raises:
             ServiceError: ``not_found``: no such tournament, or the round is not paired.
         """
-        snapshot = await self._load(tournament_id)
-        played = snapshot.played(number)
-        if played is None:
+        paired = pairings_of(await self._load(tournament_id), number)
+        if paired is None:
             raise ServiceError(ErrorCode.NOT_FOUND, f"round {number} is not paired")
-        names = {p.id: p.name for p in snapshot.players}
-        tables = tuple(_paired_table(snapshot, number, table, names) for table in played.tables)
-        byes = tuple(TableSeat(seat=0, player_id=p, name=names[p]) for p in played.byes)
-        return Pairings(
-            tournament_id=tournament_id, round=number, tables=tables, byes=byes, complete=played.complete
-        )
+        return paired
+
+    async def follower(self, tournament_id: str, secret: str | None) -> str | None:
+        """The player id a follower's secret proves (None for a watcher without one).
+
+        Raises:
+            ServiceError: ``not_found``; ``unauthorized``: the secret is no player's.
+        """
+        if secret is None:
+            await self._load(tournament_id)
+            return None
+        return (await self.my_table(tournament_id, secret)).player_id
 
     async def my_table(self, tournament_id: str, token: str) -> MyTable:
         """Where the secret's player plays now (read without loading the whole tournament:
@@ -368,13 +356,19 @@ class TournamentService:
             config.format, entrants, after, config.players_per_table, seed
         ):
             fields: dict[str, bytes | str | int] = {"status": "finished", "finished": repr(self.now())}
-            return await self.store.update(snapshot, fields, self.ttl, running="remove") == "moved"
+            outcome = await self.store.update(snapshot, fields, self.ttl, running="remove")
+            if outcome == "ok":
+                await self.announce(snapshot.id)
+            return outcome == "moved"
         history = [*snapshot.history()[:-1], played]
         paired = await asyncio.to_thread(
             pair_round, config.format, entrants, history, after, config.players_per_table, seed
         )
         fields = {"round": after, round_field(after): encode(paired)}
-        return await self.store.update(snapshot, fields, self.ttl) in ("ok", "moved")
+        outcome = await self.store.update(snapshot, fields, self.ttl)
+        if outcome == "ok":
+            await self.announce(snapshot.id)
+        return outcome in ("ok", "moved")
 
     async def _seat_all(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
         waiting = [t for t in played.tables if snapshot.game_of(number, t) is None]
@@ -406,7 +400,9 @@ class TournamentService:
         created = await self.games.create(request)
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
-        if held != created.game_id:
+        if held == created.game_id:
+            await self.announce(snapshot.id)
+        else:
             log.warning(
                 "tournament %s round %s table %s: game %s created after %s took the table",
                 snapshot.id, number, table.number, created.game_id, held,
@@ -427,6 +423,7 @@ class TournamentService:
             held = await self.store.record(snapshot.id, number, table.number, result, self.ttl)
             if held is not None:
                 played = played.with_result(table.number, held)
+                await self.announce(snapshot.id)
         return played
 
     async def _result_of(self, game_id: str, seats: int) -> Result:
@@ -477,6 +474,79 @@ class TournamentService:
             engine.setup(game, 0, self.games.catalog)
         except (RuleError, UnknownSetError, KeyError) as error:
             raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+
+
+async def _quiet(tournament_id: str) -> None:
+    """Announce nothing (a service without followers)."""
+
+
+def standings_of(snapshot: TournamentSnapshot) -> Standings:
+    """The standings at the snapshot: every result recorded so far counts."""
+    history = snapshot.history()
+    lines = tuple(
+        StandingLine(
+            rank=line.rank,
+            player_id=line.id,
+            name=line.name,
+            match_points=line.match_points,
+            wins=line.wins,
+            draws=line.draws,
+            losses=line.losses,
+            byes=line.byes,
+            match_win=float(line.match_win),
+            opponents_match_win=float(line.opponents_match_win),
+            game_win=float(line.game_win),
+            opponents_game_win=float(line.opponents_game_win),
+            dropped=line.dropped,
+        )
+        for line in rank(snapshot.entrants(), history)
+    )
+    return Standings(
+        tournament_id=snapshot.id,
+        round=snapshot.round,
+        complete_rounds=sum(1 for r in history if r.complete),
+        final=snapshot.status == "finished",
+        lines=lines,
+    )
+
+
+def pairings_of(snapshot: TournamentSnapshot, number: int) -> Pairings | None:
+    """Round ``number``'s tables at the snapshot, or None when it is not paired."""
+    played = snapshot.played(number)
+    if played is None:
+        return None
+    names = {p.id: p.name for p in snapshot.players}
+    tables = tuple(_paired_table(snapshot, number, table, names) for table in played.tables)
+    byes = tuple(TableSeat(seat=0, player_id=p, name=names[p]) for p in played.byes)
+    return Pairings(
+        tournament_id=snapshot.id, round=number, tables=tables, byes=byes, complete=played.complete
+    )
+
+
+def table_in(snapshot: TournamentSnapshot, seats: dict[str, tuple[str, int, str]], player_id: str) -> MyTable:
+    """Where a player plays at the snapshot, given the current round's seats by player id
+    (the same answer as :meth:`TournamentService.my_table`)."""
+    number = snapshot.round
+
+    def table(status: TableStatus, **found: Any) -> MyTable:
+        return MyTable(tournament_id=snapshot.id, player_id=player_id, status=status, round=number, **found)
+
+    player = snapshot.player(player_id)
+    if snapshot.status != "running" or player is None:
+        return table("registered" if snapshot.status == "registering" else "finished")
+    if player.dropped is not None:
+        return table("dropped")
+    paired = snapshot.pairings.get(number)
+    if paired is None or player_id in paired.byes:
+        return table("bye" if paired is not None else "waiting")
+    mine = next((t for t in paired.tables if player_id in t.players), None)
+    seat = seats.get(player_id)
+    if mine is None or seat is None:
+        return table("waiting", table=None if mine is None else mine.number)
+    if table_field(number, mine.number) in snapshot.results:
+        return table("waiting")
+    game_id, seat_number, token = seat
+    return table("playing", table=mine.number, game_id=game_id, seat=seat_number, token=token)
 
 
 def _config(request: CreateTournament) -> TournamentConfig:

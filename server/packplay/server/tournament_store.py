@@ -386,6 +386,21 @@ class TournamentStore:
         game_id, seat, token = raw.decode().split(" ")
         return game_id, int(seat), token
 
+    async def round_seats(self, tournament_id: str, round_number: int) -> dict[str, tuple[str, int, str]]:
+        """Player id -> (game id, seat, seat token) of every player seated in a round so far."""
+        raw = await self.pipeline.call("HGETALL", keys.tournament_seats(tournament_id))
+        prefix = f"{round_number}:".encode()
+        seated: dict[str, tuple[str, int, str]] = {}
+        for name, value in _pairs(raw).items():
+            if name.startswith(prefix):
+                game_id, seat, token = value.decode().split(" ")
+                seated[name[len(prefix) :].decode()] = (game_id, int(seat), token)
+        return seated
+
+    async def announce(self, tournament_id: str) -> None:
+        """Tell every server process that the tournament changed (they tell its followers)."""
+        await self.pipeline.call("PUBLISH", keys.tournament_news(tournament_id), b"changed")
+
     async def running(self, limit: int = 1000) -> list[str]:
         """Ids of the tournaments between start and finish, oldest first."""
         found = await self.pipeline.call("ZRANGE", keys.running_tournaments(), 0, limit - 1)
