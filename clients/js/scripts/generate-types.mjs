@@ -19,7 +19,7 @@ export const SCHEMA_DIR = join(root, "../../protocol/schema/v2");
 export const OUTPUT = join(root, "src/protocol.d.ts");
 
 const GAMES = ["day_night", "mishra_factory", "wedding_planner", "base_race"];
-const SENT_BY_CLIENTS = new Set(["Hello", "Join", "Act", "Resume", "Ping", "CreateGame", "JoinSeat", "CardRef"]);
+const SENT_BY_CLIENTS = new Set(["Hello", "Join", "Act", "Resume", "Ping", "Follow", "CreateGame", "JoinSeat", "CardRef"]);
 const RENAMED = { Error: "ErrorMessage" };
 
 function readSchema(...parts) {
