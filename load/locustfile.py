@@ -65,6 +65,7 @@ from packplay_clients import (
     RandomBot,
     RestClient,
     Servers,
+    TournamentFeed,
     Transport,
     connect,
     connect_websocket,
@@ -417,6 +418,8 @@ class Event:
         """Round -> when its last game was seen over."""
         self.seated: defaultdict[int, float] = defaultdict(float)
         """Round -> when its last player was seen seated."""
+        self.rest_table_calls = 0
+        """Times players asked the REST API for their table (the feed told them otherwise)."""
 
     async def join(self, rest: RestClient, options: Options) -> str:
         if self.lock is None:
@@ -513,36 +516,32 @@ class Entrant:
                 observe=observer(self.environment, game, lambda: held[0]),
             )
         finally:
+            EVENT.rest_table_calls += pool.calls
             await pool.aclose()
 
 
 class Spectator:
-    """Watches one table of the current round after another, till the event ends."""
+    """Follows the event as a watcher (the round's pairings over the WebSocket) and watches
+    one table of the current round after another, till the event ends."""
 
     def __init__(self, user: Player) -> None:
         self.environment = user.environment
         self.host = user.host or "http://127.0.0.1:8000"
 
     async def watch(self) -> None:
-        async with RestClient(self.host) as rest:
-            while not EVENT.tournament_id:
-                await asyncio.sleep(POLL_SECONDS)
-            while True:
-                summary = (await rest.tournament(EVENT.tournament_id)).summary
-                if summary.status == "finished":
-                    return
-                game_id = await self._table(rest, summary.round)
-                if game_id is None:
-                    await asyncio.sleep(POLL_SECONDS)
-                    continue
-                await self._spectate(game_id)
-
-    async def _table(self, rest: RestClient, round_number: int) -> str | None:
-        if round_number == 0:
-            return None
-        paired = await rest.pairings(EVENT.tournament_id, round_number)
-        playing = [t.game_id for t in paired.tables if t.game_id and t.result is None]
-        return random.choice(playing) if playing else None
+        while not EVENT.tournament_id:
+            await asyncio.sleep(POLL_SECONDS)
+        async with TournamentFeed(self.host, EVENT.tournament_id) as feed:
+            await feed.open()
+            while not (feed.standings is not None and feed.standings.final):
+                await feed.wait_until(lambda: bool(_watchable(feed)) or _over(feed), IDLE_TIMEOUT)
+                if feed.failure is not None:
+                    raise feed.failure
+                fresh = _watchable(feed)
+                if fresh:
+                    game_id = random.choice(fresh)
+                    WATCHED.add(game_id)
+                    await self._spectate(game_id)
 
     async def _spectate(self, game_id: str) -> None:
         started = time.perf_counter()
@@ -554,6 +553,19 @@ class Spectator:
         except Exception as failure:
             error = failure
         fire(self.environment, "METRIC", "spectate", time.perf_counter() - started, error)
+
+
+def _watchable(feed: TournamentFeed) -> list[str]:
+    """The games of the current round still being played that nobody watched yet."""
+    tables = feed.round.tables if feed.round else ()
+    return [t.game_id for t in tables if t.game_id and t.result is None and t.game_id not in WATCHED]
+
+
+def _over(feed: TournamentFeed) -> bool:
+    return feed.standings is not None and feed.standings.final
+
+
+WATCHED: set[str] = set()
 
 
 # the storm
@@ -648,6 +660,8 @@ def _report(environment: Environment, **_: Any) -> None:
     for number, seconds in EVENT.turnovers():
         fire(environment, "METRIC", "round turnover", max(seconds, 0.0), None)
         print(f"round {number - 1} -> {number} turnover: {seconds * 1000:.0f} ms")
+    if EVENT.tournament_id:
+        print(f"rounds completed: {len(EVENT.ended)}; REST table calls: {EVENT.rest_table_calls}")
 
 
 @events.quitting.add_listener

@@ -30,7 +30,20 @@ FULL = {
     "reconnect": ["-u", "64", "-r", "64", "-t", "10m", "--packplay-storm-after", "10"],
 }
 QUICK = {
-    "swiss": ["-u", "64", "-r", "64", "-t", "180s", "--packplay-rounds", "3", "--packplay-think", "0"],
+    "swiss": [
+        "-u",
+        "68",
+        "-r",
+        "68",
+        "-t",
+        "180s",
+        "--packplay-rounds",
+        "3",
+        "--packplay-think",
+        "0",
+        "--packplay-spectators",
+        "4",
+    ],
     "casual": [
         "-u",
         "16",

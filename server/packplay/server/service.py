@@ -109,6 +109,9 @@ class Service:
         self._catalog: Catalog | None = None
         self.now = now
         self.tables = Tables(store, lambda: self.catalog, settings.cached_games)
+        self.finished: Callable[[str], None] | None = None
+        """Called with the id of each game this process commits the last move of (the
+        tournaments record its result at once instead of at their next round)."""
 
     @property
     def catalog(self) -> Catalog:
@@ -410,6 +413,8 @@ class Service:
             raise
         if result.outcome == "ok":
             table.advance(step)
+            if finished and self.finished is not None:
+                self.finished(replica.game_id)
             return step.answer
         if result.outcome == "duplicate" and result.previous is not None:
             if result.previous.accepted and result.previous.version > replica.version:

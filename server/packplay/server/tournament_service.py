@@ -97,7 +97,12 @@ class TournamentService:
         self.process_id = process_id
         self.now = now
         self._busy: set[str] = set()
+        self._again: set[str] = set()
+        """Tournaments to carry forward once more when the pass under way is done."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._games: dict[str, str] = {}
+        """Game id -> tournament id, for the current round of each running event seen here."""
+        games.finished = self.game_finished
 
     @property
     def ttl(self) -> int:
@@ -325,27 +330,43 @@ class TournamentService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    def game_finished(self, game_id: str) -> None:
+        """A game ended here: if it is a table of a running event, record it now."""
+        tournament_id = self._games.pop(game_id, None)
+        if tournament_id is not None:
+            self.kick(tournament_id)
+
     async def advance(self, tournament_id: str) -> None:
-        """Do every step the tournament is ready for (this process does one tournament at a time)."""
+        """Do every step the tournament is ready for (this process does one tournament at a
+        time: a call meanwhile makes the pass under way look once more when it is done)."""
         if tournament_id in self._busy:
+            self._again.add(tournament_id)
             return
         self._busy.add(tournament_id)
         try:
-            for _ in range(ATTEMPTS):
-                snapshot = await self.store.load(tournament_id)
-                if snapshot is None:
-                    await self.store.forget_running(tournament_id)
-                    return
-                if snapshot.status != "running" or not await self._step(snapshot):
+            while True:
+                self._again.discard(tournament_id)
+                await self._advance(tournament_id)
+                if tournament_id not in self._again:
                     return
         finally:
             self._busy.discard(tournament_id)
+
+    async def _advance(self, tournament_id: str) -> None:
+        for _ in range(ATTEMPTS):
+            snapshot = await self.store.load(tournament_id)
+            if snapshot is None:
+                await self.store.forget_running(tournament_id)
+                return
+            if snapshot.status != "running" or not await self._step(snapshot):
+                return
 
     async def _step(self, snapshot: TournamentSnapshot) -> bool:
         """Seat, record, pair or finish; whether to read the tournament again and go on."""
         number = snapshot.round
         played = snapshot.played(number)
         assert played is not None
+        self._remember_games(snapshot, number)
         await self._seat_all(snapshot, number, played)
         played = await self._record_results(snapshot, number, played)
         if not played.complete:
@@ -369,6 +390,14 @@ class TournamentService:
         if outcome == "ok":
             await self.announce(snapshot.id)
         return outcome in ("ok", "moved")
+
+    def _remember_games(self, snapshot: TournamentSnapshot, number: int) -> None:
+        prefix = f"{number}:"
+        for name, game_id in snapshot.games.items():
+            if name.startswith(prefix) and name not in snapshot.results:
+                self._games[game_id] = snapshot.id
+        if len(self._games) > 4 * MAX_PLAYERS:
+            self._games.clear()  # rounds long over: their games are recorded by the runner anyway
 
     async def _seat_all(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
         waiting = [t for t in played.tables if snapshot.game_of(number, t) is None]
@@ -401,6 +430,7 @@ class TournamentService:
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
         if held == created.game_id:
+            self._games[created.game_id] = snapshot.id
             await self.announce(snapshot.id)
         else:
             log.warning(
