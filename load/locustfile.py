@@ -440,17 +440,35 @@ class Event:
                     self.organizer = created.organizer_token
         return self.tournament_id
 
-    async def registered_one(self, rest: RestClient, entrants: int) -> None:
+    async def registered_one(self, rest: RestClient, entrants: int, environment: Environment) -> None:
         self.registered += 1
         if self.registered == entrants and not self.started and self.organizer:
             self.started = True
-            await rest.start_tournament(self.tournament_id, self.organizer)
+            try:
+                await patiently(lambda: rest.start_tournament(self.tournament_id, self.organizer))
+            except Exception:
+                # Nobody would ever be seated: end the run now rather than at -t.
+                if environment.runner is not None:
+                    gevent.spawn_later(0.1, environment.runner.quit)
+                raise
 
     def turnovers(self) -> list[tuple[int, float]]:
         return [(r, self.seated[r] - self.ended[r - 1]) for r in sorted(self.seated) if r - 1 in self.ended]
 
 
 EVENT = Event()
+
+
+async def patiently(call: Callable[[], Coroutine[Any, Any, T]], attempts: int = 8) -> T:
+    """A REST call tried again while the server says it is unavailable (busy), as a person would."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await call()
+        except ApiError as error:
+            if error.code is not ErrorCode.UNAVAILABLE or attempt == attempts:
+                raise
+            await asyncio.sleep(random.uniform(0.1, 0.5) * attempt)
+    raise AssertionError("unreachable")
 
 
 class Entrant:
@@ -468,10 +486,11 @@ class Entrant:
         async with RestClient(self.host) as rest:
             tournament_id = await EVENT.join(rest, options)
             try:
-                entry = await rest.register(tournament_id, f"lc-{RUN}-{self.index}")
+                name = f"lc-{RUN}-{self.index}"
+                entry = await patiently(lambda: rest.register(tournament_id, name))
             finally:
                 # A failed registration still counts, or the event would wait for it forever.
-                await EVENT.registered_one(rest, entrants)
+                await EVENT.registered_one(rest, entrants, self.environment)
         pool = Servers(self.host)
         held: list[GameConnection | None] = [None]
         game = options.games[0]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -70,6 +71,9 @@ from packplay_protocol.tournaments import (
 log = logging.getLogger(__name__)
 ATTEMPTS = 16
 """Versioned writes that lose a race are tried again this many times."""
+BUSY_ATTEMPTS = 64
+"""The same for registrations and drops, which many players make at once: each tried
+again after a short random pause that grows with the attempts."""
 LEASE = 15.0
 """Seconds a process may take to create a table's game before another one may."""
 MAX_PLAYERS = 1024
@@ -96,6 +100,8 @@ class TournamentService:
         self.settings = settings
         self.process_id = process_id
         self.now = now
+        self._seq = 0
+        """The last registration order number given here (microseconds, made increasing)."""
         self._busy: set[str] = set()
         self._again: set[str] = set()
         """Tournaments to carry forward once more when the pass under way is done."""
@@ -139,19 +145,24 @@ class TournamentService:
             ServiceError: ``not_found``; ``out_of_order`` when registration is closed.
         """
         secret_part = secrets.token_urlsafe(32)
-        for _ in range(ATTEMPTS):
-            snapshot = await self._load(tournament_id)
+        snapshot = await self._load(tournament_id)
+        for attempt in range(BUSY_ATTEMPTS):
+            await _back_off(attempt)
             _check_open(snapshot)
             player_id = _new_player_id(snapshot)
             secret = f"{tournament_id}.{player_id}.{secret_part}"
+            self._seq = max(int(self.now() * 1_000_000), self._seq + 1)
             record = PlayerRecord(
                 id=player_id,
                 name=request.name,
                 secret=hash_token(secret),
-                seq=1 + max((p.seq for p in snapshot.players), default=0),
+                seq=self._seq,
                 joined=snapshot.round + 1,
             )
-            if await self.store.put_player(tournament_id, snapshot.version, record, self.ttl) == "ok":
+            # Not the whole tournament's version: only what decides whether and when the
+            # player is in (many players register at once, and none waits for another).
+            outcome = await self.store.add_player(snapshot, record, MAX_PLAYERS, self.ttl)
+            if outcome == "ok":
                 await self.announce(tournament_id)
                 return Registration(
                     tournament_id=tournament_id,
@@ -160,6 +171,12 @@ class TournamentService:
                     secret=secret,
                     joins_round=record.joined,
                 )
+            if outcome == "full":
+                raise ServiceError(
+                    ErrorCode.OUT_OF_ORDER, f"registration is closed: {MAX_PLAYERS} players at most"
+                )
+            if outcome == "moved":
+                snapshot = await self._load(tournament_id)
         raise _busy()
 
     async def drop(self, tournament_id: str, player_id: str, token: str) -> None:
@@ -169,7 +186,8 @@ class TournamentService:
             ServiceError: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
             once the event is over or the player has dropped.
         """
-        for _ in range(ATTEMPTS):
+        for attempt in range(BUSY_ATTEMPTS):
+            await _back_off(attempt)
             snapshot = await self._load(tournament_id)
             player = snapshot.player(player_id)
             if player is None:
@@ -504,6 +522,12 @@ class TournamentService:
             engine.setup(game, 0, self.games.catalog)
         except (RuleError, UnknownSetError, KeyError) as error:
             raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+
+
+async def _back_off(attempt: int) -> None:
+    """Nothing before the first attempt; then up to 5 ms per attempt made, at random."""
+    if attempt:
+        await asyncio.sleep(random.uniform(0, 0.005 * min(attempt, 20)))
 
 
 async def _quiet(tournament_id: str) -> None:

@@ -190,6 +190,20 @@ local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
     + "return {'ok', tostring(new)}"
 )
 
+# ARGV: ttl, status, round, player id, record, most players
+_ADD_PLAYER = Script(
+    """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 'missing' end
+if status ~= ARGV[2] or redis.call('HGET', KEYS[1], 'round') ~= ARGV[3] then return 'moved' end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[6]) then return 'full' end
+if redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[5]) == 0 then return 'taken' end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
+    + _EXPIRE
+    + "return 'ok'"
+)
+
 # ARGV: ttl, expected version, tournament id, created, running ('add', 'remove' or ''), then
 #       field, value pairs of the tournament hash
 _SET = Script(
@@ -319,6 +333,17 @@ class TournamentStore:
         """Register or update a player, if the tournament is still at ``expected``."""
         reply = await self._run(_PUT_PLAYER, tournament_id, [ttl, expected, player.id, encode(player)])
         return _outcome(reply)
+
+    async def add_player(
+        self, snapshot: TournamentSnapshot, player: PlayerRecord, most: int, ttl: int
+    ) -> Literal["ok", "moved", "missing", "full", "taken"]:
+        """Register a new player if the tournament's status and round are still the
+        snapshot's (not its whole version: registrations do not race each other), there is
+        room, and the id is free. Bumps the version, so that a step computed before it
+        (the start) is computed again with the player."""
+        args = [ttl, snapshot.status, snapshot.round, player.id, encode(player), most]
+        reply = await self._run(_ADD_PLAYER, snapshot.id, args)
+        return bytes(reply).decode()  # type: ignore[return-value]
 
     async def update(
         self,
