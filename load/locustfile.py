@@ -34,9 +34,9 @@ to every player of the next seated), ``resume`` (from a dropped socket to the se
 back), ``spectate`` (one watched game). Refusals other than the ordinary ones (stale
 version, rate limit) and every error are failures: locust then exits with 1.
 
-Locust runs users as gevent greenlets; the SDK is asyncio. One asyncio loop runs in a
-greenlet of its own (on gevent's patched selector, so it yields to the users), and each
-user hands it its work and waits for the result cooperatively.
+Locust runs users as gevent greenlets; the SDK is asyncio. One asyncio loop (uvloop) runs
+in an OS thread of its own, and each user hands it its work and waits for the result
+cooperatively (woken through the gevent hub's thread-safe watcher).
 """
 
 from __future__ import annotations
@@ -54,6 +54,8 @@ from typing import Any, TypeVar
 
 import gevent
 import gevent.event
+import gevent.monkey
+import uvloop
 from locust import User, between, events, task
 from locust.env import Environment
 from locust.exception import StopUser
@@ -108,21 +110,33 @@ def _options(parser: Any) -> None:
 
 
 class _AsyncioLoop:
-    """The process's asyncio loop, run in a greenlet; users wait on it without blocking others."""
+    """The process's asyncio loop (uvloop), run in an OS thread of its own; users wait on it
+    without blocking one another.
+
+    Not in a greenlet on gevent's selector: with hundreds of sockets opened and closed,
+    a socket given the number of a closed one could miss its events there, and users
+    waited forever. Here the loop owns its sockets (libuv) and each user is woken through
+    the gevent hub's thread-safe watcher.
+    """
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.greenlet = gevent.spawn(self.loop.run_forever)
+        self.loop = uvloop.new_event_loop()
+        start_thread = gevent.monkey.get_original("_thread", "start_new_thread")
+        start_thread(self.loop.run_forever, ())
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
         done = gevent.event.Event()
-        future.add_done_callback(lambda _: done.set())
+        wake = gevent.get_hub().loop.async_()
+        wake.start(done.set)
+        future.add_done_callback(lambda _: wake.send())
         try:
             done.wait()
         except BaseException:
             future.cancel()  # the user is stopping: so is its work
             raise
+        finally:
+            wake.close()
         return future.result()
 
     def stop(self) -> None:
@@ -418,6 +432,8 @@ class Event:
         """Round -> when its last game was seen over."""
         self.seated: defaultdict[int, float] = defaultdict(float)
         """Round -> when its last player was seen seated."""
+        self.unstarted = False
+        """The start failed: the run ends at once rather than at -t."""
         self.rest_table_calls = 0
         """Times players asked the REST API for their table (the feed told them otherwise)."""
 
@@ -447,9 +463,7 @@ class Event:
             try:
                 await patiently(lambda: rest.start_tournament(self.tournament_id, self.organizer))
             except Exception:
-                # Nobody would ever be seated: end the run now rather than at -t.
-                if environment.runner is not None:
-                    gevent.spawn_later(0.1, environment.runner.quit)
+                self.unstarted = True  # nobody would ever be seated: the user ends the run
                 raise
 
     def turnovers(self) -> list[tuple[int, float]]:
@@ -650,6 +664,8 @@ class Player(User):
             raise
         except Exception as error:
             fire(self.environment, "WS", f"{scenario} user", 0.0, error)
+            if EVENT.unstarted and self.environment.runner is not None:
+                gevent.spawn_later(0.1, self.environment.runner.quit)
             if scenario == "swiss":
                 self._leave()
             return

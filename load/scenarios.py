@@ -132,7 +132,7 @@ def _serve() -> tuple[subprocess.Popen[bytes], str]:
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PACKPLAY_") and k != "REDIS_URL"}
     env["PACKPLAY_LOG_LEVEL"] = "warning"
-    command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port), "--in-memory"]
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60
