@@ -86,6 +86,8 @@ RUN = secrets.token_hex(3)
 GAMES = ("day_night", "mishra_factory", "wedding_planner", "base_race")
 POLL_SECONDS = 0.2
 IDLE_TIMEOUT = 120.0
+REGISTRATION_QUIET = 20.0
+"""Seconds without a registration after which the event starts with those registered."""
 _seeds = itertools.count()
 _users = itertools.count()
 logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request drowns locust's report
@@ -432,6 +434,8 @@ class Event:
         """Round -> when its last game was seen over."""
         self.seated: defaultdict[int, float] = defaultdict(float)
         """Round -> when its last player was seen seated."""
+        self.watchdog: asyncio.Task[None] | None = None
+        self.last_registration = 0.0
         self.unstarted = False
         """The start failed: the run ends at once rather than at -t."""
         self.rest_table_calls = 0
@@ -456,15 +460,34 @@ class Event:
                     self.organizer = created.organizer_token
         return self.tournament_id
 
-    async def registered_one(self, rest: RestClient, entrants: int, environment: Environment) -> None:
+    async def registered_one(self, rest: RestClient, entrants: int) -> None:
+        """One more entrant is through registration (in or refused); the last one starts the
+        event. A watchdog starts it too once registrations have stopped coming for a while,
+        so that an entrant lost on the way leaves no one waiting."""
         self.registered += 1
-        if self.registered == entrants and not self.started and self.organizer:
-            self.started = True
-            try:
+        self.last_registration = time.monotonic()
+        if self.watchdog is None:
+            self.watchdog = asyncio.create_task(self._watch(rest.base_url))
+        if self.registered == entrants:
+            await self.start(rest.base_url)
+
+    async def start(self, host: str) -> None:
+        if self.started or not self.organizer:
+            return
+        self.started = True
+        print(f"starting the event: {self.registered} entrants through registration")
+        try:
+            async with RestClient(host) as rest:
                 await patiently(lambda: rest.start_tournament(self.tournament_id, self.organizer))
-            except Exception:
-                self.unstarted = True  # nobody would ever be seated: the user ends the run
-                raise
+        except Exception:
+            self.unstarted = True  # nobody would ever be seated: the user ends the run
+            raise
+
+    async def _watch(self, host: str) -> None:
+        while not self.started:
+            await asyncio.sleep(1.0)
+            if time.monotonic() - self.last_registration > REGISTRATION_QUIET:
+                await self.start(host)
 
     def turnovers(self) -> list[tuple[int, float]]:
         return [(r, self.seated[r] - self.ended[r - 1]) for r in sorted(self.seated) if r - 1 in self.ended]
@@ -504,7 +527,7 @@ class Entrant:
                 entry = await patiently(lambda: rest.register(tournament_id, name))
             finally:
                 # A failed registration still counts, or the event would wait for it forever.
-                await EVENT.registered_one(rest, entrants, self.environment)
+                await EVENT.registered_one(rest, entrants)
         pool = Servers(self.host)
         held: list[GameConnection | None] = [None]
         game = options.games[0]

@@ -54,8 +54,9 @@ PASSES = 20
 PAUSE = 0.2
 ANSWER_TIMEOUT = 10.0
 """Seconds the server has to answer the feed's hello and follow."""
-SAFETY_CHECK = 30.0
-"""Seconds of silence from the feed after which the player asks the REST API once."""
+SAFETY_CHECK = 60.0
+"""Seconds of silence from the feed after which a seated or waiting player asks the REST
+API once (a registered player waits for the start as long as it takes)."""
 TableObserver = Callable[[MyTable], None]
 GameObserver = Callable[[MyTable, GameOver], None]
 JoinObserver = Callable[[MyTable, GameConnection], None]
@@ -372,6 +373,8 @@ async def play_tournament(
             if await feed.wait_until(ready, SAFETY_CHECK) and feed.table is not None:
                 return _my_table(feed.table)
             if feed.failure is None:
+                if feed.table is not None and feed.table.status == "registered":
+                    return _my_table(feed.table)
                 # Silent for long: ask once, in case a message was lost on the way.
                 return await pool.call(lambda rest: rest.my_table(tournament_id, secret))
         await asyncio.sleep(poll)
