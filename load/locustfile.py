@@ -30,7 +30,9 @@ beforehand, e.g. with ``packplay tournament create``, instead of creating one);
 Locust reports each action's round trip (``act``), each game, and these measures of its
 own, as requests of type ``METRIC``: ``move to every seat`` (from an action sent to the
 update reaching every seat of its table), ``round turnover`` (from the last game of a round
-to every player of the next seated), ``resume`` (from a dropped socket to the seat's view
+to every player of the next seated), ``round seated (watcher)`` (the same as a watcher
+hears it from the server: from the round's last result to every table of the next one
+with its game), ``resume`` (from a dropped socket to the seat's view
 back), ``spectate`` (one watched game). Refusals other than the ordinary ones (stale
 version, rate limit) and every error are failures: locust then exits with 1.
 
@@ -77,7 +79,7 @@ from packplay_clients import (
 from packplay_clients.bots import RETRY_REASONS
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.rest import SeatGrant
-from packplay_protocol.to_client import Accepted, GameOver, Update
+from packplay_protocol.to_client import Accepted, GameOver, TournamentRound, Update
 from packplay_protocol.tournaments import MyTable
 
 T = TypeVar("T")
@@ -588,6 +590,7 @@ class Spectator:
         while not EVENT.tournament_id:
             await asyncio.sleep(POLL_SECONDS)
         async with TournamentFeed(self.host, EVENT.tournament_id) as feed:
+            feed.listen(lambda message: _round_news(self.environment, message))
             await feed.open()
             while not (feed.standings is not None and feed.standings.final):
                 await feed.wait_until(lambda: bool(_watchable(feed)) or _over(feed), IDLE_TIMEOUT)
@@ -609,6 +612,28 @@ class Spectator:
         except Exception as failure:
             error = failure
         fire(self.environment, "METRIC", "spectate", time.perf_counter() - started, error)
+
+
+ROUND_NEWS: dict[tuple[str, int], float] = {}
+"""(what, round) -> when a watcher first heard it: ``over`` (every table has a result),
+``seated`` (every table of the round has its game)."""
+
+
+def _round_news(environment: Environment, message: object) -> None:
+    """The turnover as a watcher hears it: from the message that completes a round to the
+    first one of the next round with every table's game created (the server's part of
+    the turnover, without the players' own delays)."""
+    if not isinstance(message, TournamentRound):
+        return
+    now = time.perf_counter()
+    if message.complete:
+        ROUND_NEWS.setdefault(("over", message.round), now)
+    seated = bool(message.tables) and all(t.game_id for t in message.tables)
+    if seated and ("seated", message.round) not in ROUND_NEWS:
+        ROUND_NEWS["seated", message.round] = now
+        over = ROUND_NEWS.get(("over", message.round - 1))
+        if over is not None:
+            fire(environment, "METRIC", "round seated (watcher)", now - over, None)
 
 
 def _watchable(feed: TournamentFeed) -> list[str]:
