@@ -22,10 +22,11 @@ from packplay_protocol.rest import (
     PROBLEM_STATUS,
     CardRef,
     CreatedGame,
-    CreateGame,
     GameList,
     GameSnapshot,
     GameStatus,
+    GameType,
+    GameTypeList,
     Health,
     JoinSeat,
     Problem,
@@ -98,17 +99,28 @@ class RestClient:
         Raises:
             ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
         """
-        body = CreateGame(
-            game=game,
-            players=players,
-            sets=sets,
-            options=options or {},
-            turn_seconds=turn_seconds,
-            seed=seed,
-            boosters=boosters,
-            seats=seats,
-        )
+        fields = {
+            "sets": sets,
+            "options": options or {},
+            "turn_seconds": turn_seconds,
+            "seed": seed,
+            "boosters": boosters,
+            "seats": seats,
+        }
+        body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
+
+    async def game_types(self) -> GameTypeList:
+        """Every game the server plays: player range, default sets, options, rules pages."""
+        return await self._call("GET", f"{API_PREFIX}/game-types", GameTypeList)
+
+    async def game_type(self, game: str) -> GameType:
+        """One game type.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", f"{API_PREFIX}/game-types/{game}", GameType)
 
     async def list_games(self, game: str | None = None, status: GameStatus | None = None) -> GameList:
         """Games matching the filters (open games by default), newest first.
@@ -280,7 +292,7 @@ class RestClient:
         path: str,
         answer: type[T],
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> T:
@@ -292,7 +304,7 @@ class RestClient:
         method: str,
         path: str,
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> httpx.Response:

@@ -30,14 +30,14 @@ Text = Annotated[str, msgspec.Meta(max_length=2000)]
 
 
 class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome", tag_field="type"):
-    """The answer to ``hello``: who the server is, what it speaks, its limits.
+    """The answer to `hello`: who the server is, what it speaks, its limits.
 
-    ``game_id`` and ``seat`` tell which seat the hello token holds (None for spectators).
+    `game_id` and `seat` tell which seat the hello token holds (null for spectators).
     """
 
     server: str
     protocol: str
-    """The subprotocol in use, e.g. ``packplay.v2.json``."""
+    """The subprotocol in use, e.g. `packplay.v2.json`."""
     versions: tuple[str, ...]
     """Every subprotocol this server speaks."""
     limits: Limits
@@ -129,7 +129,7 @@ class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_fi
 
 
 class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag="game_over", tag_field="type"):
-    """The game has ended; the full replay is at ``replay_url`` (a REST path)."""
+    """The game has ended; the full replay is at `replay_url` (a REST path)."""
 
     game_id: GameId
     result: GameResult
@@ -139,8 +139,8 @@ class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag="game_over", tag_f
 class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="type"):
     """A problem with the connection or a message, not with a game action.
 
-    When ``fatal`` the server closes the connection after this message.
-    ``spoken`` lists the supported subprotocols (code ``unsupported_version``).
+    When `fatal` the server closes the connection after this message.
+    `spoken` lists the supported subprotocols (code `unsupported_version`).
     """
 
     code: ErrorCode
@@ -150,7 +150,7 @@ class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="t
 
 
 class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="type"):
-    """The answer to ``ping``, with its nonce."""
+    """The answer to `ping`, with its nonce."""
 
     nonce: str = ""
 

@@ -141,6 +141,20 @@ export interface BaseRaceMoved {
 }
 
 /**
+ * The options of a Base Race game; each one left out takes its default.
+ */
+export interface BaseRaceOptions {
+  /**
+   * Shuffle the basic lands and the other cards (true); false keeps pool order: the first two basic lands are the base camps of seats 0 and 1, and the other cards are dealt in order, 11 to seat 0, then 11 to seat 1.
+   */
+  shuffle?: boolean;
+  /**
+   * The number of moves after which a game still running is a draw (BR-7).
+   */
+  move_limit?: number;
+}
+
+/**
  * A card on the board, named by its id wherever it is shown.
  *
  * card is the same id when the audience may know the card (look its facts up in
@@ -262,6 +276,46 @@ export interface ChooseCards {
 }
 
 /**
+ * Create a Base Race game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ */
+export interface CreateBaseRaceGame {
+  game: "base_race";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  players: number;
+  options?: BaseRaceOptions;
+}
+
+/**
+ * Create a Day vs Night game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ */
+export interface CreateDayNightGame {
+  game: "day_night";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  players: number;
+  options?: DayNightOptions;
+}
+
+/**
  * The new game; `grants` holds one seat grant per seat when the request named them.
  */
 export interface CreatedGame {
@@ -300,7 +354,7 @@ export interface CreatedTournament {
 }
 
 /**
- * Create a game. `sets` empty means the game's default sets.
+ * Create a Mishra's Factory game. `sets` empty means the game's default sets.
  *
  * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
  * booster the game opens) are accepted only by a sandbox server. `seats`, one player
@@ -308,18 +362,15 @@ export interface CreatedTournament {
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
  */
-export interface CreateGame {
-  /**
-   * A mini-game: day_night, mishra_factory, wedding_planner, base_race (more may come within a version).
-   */
-  game: string;
-  players: number;
+export interface CreateMishraFactoryGame {
+  game: "mishra_factory";
   sets?: string[];
-  options?: { [key: string]: unknown };
   turn_seconds?: number | null;
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  players: number;
+  options?: MishraFactoryOptions;
 }
 
 /**
@@ -349,6 +400,26 @@ export interface CreateTournament {
   late_registration: boolean;
   sets: string[];
   options: { [key: string]: unknown };
+}
+
+/**
+ * Create a Vampire Wedding Planner game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ */
+export interface CreateWeddingPlannerGame {
+  game: "wedding_planner";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  players: number;
+  options?: WeddingPlannerOptions;
 }
 
 /**
@@ -434,6 +505,16 @@ export interface DayNightHandDiscarded {
   seat: number;
   count: number;
   cards: string[];
+}
+
+/**
+ * The options of a Day vs Night game; each one left out takes its default.
+ */
+export interface DayNightOptions {
+  /**
+   * The seat that plays Day (0 or 1); null draws it at random.
+   */
+  day_seat?: number | null;
 }
 
 /**
@@ -647,6 +728,27 @@ export interface GameList {
 }
 
 /**
+ * One option of a game, as `options` of the create-game body takes it.
+ *
+ * `type` is the JSON type of a value other than null; `nullable` says whether null is
+ * allowed too. `default` is what leaving the option out means. `values` lists every
+ * allowed value when there are few (null among them when `nullable`), and is null
+ * otherwise; `minimum` and `maximum` bound an integer. `schema` is the JSON Schema of
+ * the option in the create-game body.
+ */
+export interface GameOption {
+  name: string;
+  type: "array" | "boolean" | "integer" | "string";
+  nullable: boolean;
+  default: boolean | number | string | null;
+  description: string;
+  values: (((boolean | number | string | null)[])) | null;
+  minimum: number | null;
+  maximum: number | null;
+  schema: { [key: string]: unknown };
+}
+
+/**
  * The game has ended; the full replay is at `replay_url` (a REST path).
  */
 export interface GameOver {
@@ -687,7 +789,7 @@ export interface GameSetup {
 }
 
 /**
- * A game as the caller's seat (or a spectator) sees it; `state` is None until it starts.
+ * A game as the caller's seat (or a spectator) sees it; `state` is null until it starts.
  */
 export interface GameSnapshot {
   summary: GameSummary;
@@ -717,6 +819,39 @@ export interface GameSummary {
   created_at: string;
   turn_seconds: number | null;
   sandbox: boolean;
+}
+
+/**
+ * A game this server plays: its name on the wire, its printed title, how many players
+ * it takes, the sets it opens when a request names none, its options, and where its
+ * rules are.
+ *
+ * `simultaneous` is true when seats make some decisions at the same time, each kept
+ * secret until all have chosen. `audiences` lists who may watch a game: seats and
+ * spectators. `rules` links the game's page of the rules reference in each language;
+ * `common_rules` the page of the rules and refusal codes shared by every game.
+ */
+export interface GameType {
+  /**
+   * A mini-game: day_night, mishra_factory, wedding_planner, base_race (more may come within a version).
+   */
+  game: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  default_sets: string[];
+  options: GameOption[];
+  simultaneous: boolean;
+  audiences: (("seat" | "spectator")[]);
+  rules: RulesLink[];
+  common_rules: RulesLink[];
+}
+
+/**
+ * Every game this server plays, in a fixed order.
+ */
+export interface GameTypeList {
+  games: GameType[];
 }
 
 /**
@@ -755,7 +890,7 @@ export interface Join {
 }
 
 /**
- * Take a seat: `seat` None takes the lowest free one.
+ * Take a seat: `seat` null (or left out) takes the lowest free one.
  */
 export interface JoinSeat {
   /**
@@ -824,6 +959,20 @@ export interface MishraFactoryEnded {
   type: "mishra_factory.ended";
   scores: MishraFactoryScoreLine[];
   winners: number[];
+}
+
+/**
+ * The options of a Mishra's Factory game; each one left out takes its default.
+ */
+export interface MishraFactoryOptions {
+  /**
+   * Shuffle the deck (true); false keeps the cards in booster order, seat 0's booster first.
+   */
+  shuffle?: boolean;
+  /**
+   * The seat that plays first, below `players`; null draws it at random.
+   */
+  first_seat?: number | null;
 }
 
 /**
@@ -1009,6 +1158,7 @@ export interface Problem {
   code: ErrorCode;
   detail: string | null;
   instance: string | null;
+  pointer: string | null;
 }
 
 /**
@@ -1113,6 +1263,14 @@ export interface Resume {
 }
 
 /**
+ * A page of the rules reference in one language, at `path` (GET it for Markdown).
+ */
+export interface RulesLink {
+  lang: string;
+  path: string;
+}
+
+/**
  * A taken seat. `token` is shown once: it authenticates REST calls and `hello`.
  */
 export interface SeatGrant {
@@ -1131,7 +1289,7 @@ export interface SeatGrant {
 }
 
 /**
- * One seat of a game: `name` is None while the seat is free.
+ * One seat of a game: `name` is null while the seat is free.
  */
 export interface SeatInfo {
   /**
@@ -1437,6 +1595,24 @@ export interface WeddingPlannerDrew {
 }
 
 /**
+ * The options of a Vampire Wedding Planner game; each one left out takes its default.
+ */
+export interface WeddingPlannerOptions {
+  /**
+   * Shuffle the draw pile (true); false keeps it in booster order, seat 0's cards first, without set-aside cards and themes.
+   */
+  shuffle?: boolean;
+  /**
+   * The seat that plays first, below `players`; null draws it at random.
+   */
+  first_seat?: number | null;
+  /**
+   * One entry per seat: the id of a theme candidate (a non-land card with a color) from that seat's own booster, or null to draw that seat's theme at random. Card ids follow from the seed, so this is for sandbox games, which name their seed.
+   */
+  themes?: (((string | null)[])) | null;
+}
+
+/**
  * The end: every hand and theme is shown and scored (WP-5).
  *
  * Per seat, in seat order: themes holds the id of each seat's theme (null for a
@@ -1532,7 +1708,7 @@ export interface WeddingPlannerView {
 /**
  * The answer to `hello`: who the server is, what it speaks, its limits.
  *
- * `game_id` and `seat` tell which seat the hello token holds (None for spectators).
+ * `game_id` and `seat` tell which seat the hello token holds (null for spectators).
  */
 export interface Welcome {
   type: "welcome";
@@ -1571,6 +1747,15 @@ export type ClientMessage =
   | Resume
   | Ping
   | Follow;
+
+/**
+ * The create-game body: one per game, told apart by `game`.
+ */
+export type CreateGame =
+  | CreateDayNightGame
+  | CreateMishraFactoryGame
+  | CreateWeddingPlannerGame
+  | CreateBaseRaceGame;
 
 /**
  * Every action of day_night.

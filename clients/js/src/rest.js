@@ -12,7 +12,6 @@
  * @module
  */
 
-import { GAME_TYPES } from "./catalog.js";
 
 export const API_PREFIX = "/v2";
 
@@ -118,11 +117,23 @@ export class PackplayRest {
   }
 
   /**
-   * The game types this package knows, with their player counts (the server has
-   * no route listing them yet, so the answer comes from {@link GAME_TYPES}).
+   * Every game the server plays: name, title, player range, default sets, options
+   * (each with its type, allowed values, default and description), whether it has
+   * simultaneous decisions, its audiences and its rules pages. The `GameType` of
+   * the protocol, in the server's order.
    */
   async gameTypes() {
-    return GAME_TYPES;
+    const list = /** @type {{games: object[]}} */ (await this.call("GET", "/game-types"));
+    return list.games;
+  }
+
+  /**
+   * One game type, as {@link PackplayRest#gameTypes} lists it; `not_found` for a name
+   * the server does not play.
+   * @param {string} game
+   */
+  gameType(game) {
+    return this.call("GET", `/game-types/${encodeURIComponent(game)}`);
   }
 
   /**

@@ -11,6 +11,7 @@ still applies when its seat faces the same decision as before (see
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -87,10 +88,12 @@ _view_message_decoder = msgspec.json.Decoder(ViewMessage)
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is the protocol's stable error code."""
 
-    def __init__(self, code: ErrorCode, detail: str) -> None:
+    def __init__(self, code: ErrorCode, detail: str, pointer: str | None = None) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.pointer = pointer
+        """The request member at fault (a JSON Pointer), when there is one."""
 
 
 class Service:
@@ -138,7 +141,7 @@ class Service:
             game=request.game,
             players=request.players,
             sets=request.sets or engine.default_sets,
-            options=request.options,
+            options=msgspec.to_builtins(request.options),
         )
         meta = GameMeta(
             id=secrets.token_urlsafe(9),
@@ -535,7 +538,17 @@ def initial_state(meta: GameMeta, catalog: Catalog) -> Any:
         boosters = None if meta.boosters is None else _sandbox_boosters(catalog, meta.boosters, meta.seed)
         return engine.setup(meta.config, meta.seed, catalog, boosters)
     except (RuleError, UnknownSetError, KeyError) as error:
-        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+        pointer = _option_pointer(meta.config.game, error)
+        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\""), pointer) from error
+
+
+def _option_pointer(game: str, error: Exception) -> str | None:
+    """`/options/<name>` when the engine refused one option (its message starts with the name)."""
+    if not isinstance(error, RuleError) or error.rule != "options" or game not in GAMES:
+        return None
+    name = re.match(r"\w+", error.message)
+    known = GAMES[game].options.__struct_fields__
+    return f"/options/{name.group(0)}" if name is not None and name.group(0) in known else None
 
 
 def _sandbox_boosters(

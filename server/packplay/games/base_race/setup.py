@@ -23,11 +23,10 @@ from packplay.games.base import GameConfig, RuleError
 from packplay.games.base_race.state import SEATS, SQUARES, BaseRaceState
 from packplay.games.dealing import game_boosters
 from packplay.rng import Rng
-from packplay_protocol.games.base_race import LAYOUT_SIZE
+from packplay_protocol.games.base_race import DEFAULT_MOVE_LIMIT, LAYOUT_SIZE
 
 BOOSTERS = 3
 DEALT = LAYOUT_SIZE - 1
-DEFAULT_MOVE_LIMIT = 200
 OPTIONS = ("shuffle", "move_limit")
 
 

@@ -12,7 +12,7 @@ from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBooste
 from packplay.games.day_night import actions, flow, setup, views
 from packplay.games.day_night.state import SEATS, DayNightState
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
-from packplay_protocol.games.day_night import Action, Declare, Place, Replace, View
+from packplay_protocol.games.day_night import FACTS, Action, Declare, Place, Replace, View
 
 ENUMERATE_BELOW = 60
 """Concrete actions are listed when fewer than this; otherwise a ChooseCards describes them."""
@@ -25,7 +25,7 @@ class DayNight(Game[DayNightState]):
     """
 
     name = "day_night"
-    title = "Day vs Night"
+    title = FACTS.title
     min_players = SEATS
     max_players = SEATS
     default_sets = setup.DEFAULT_SETS

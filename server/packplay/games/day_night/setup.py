@@ -17,8 +17,9 @@ from packplay.games.day_night import flow
 from packplay.games.day_night.state import SEATS, DayNightState
 from packplay.games.dealing import game_boosters
 from packplay.rng import Rng
+from packplay_protocol.games.day_night import FACTS
 
-DEFAULT_SETS: tuple[str, ...] = ("MID",)
+DEFAULT_SETS: tuple[str, ...] = FACTS.default_sets
 OPTIONS: frozenset[str] = frozenset({"day_seat"})
 
 

@@ -11,6 +11,7 @@ from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 from packplay_protocol.games.mishra_factory import (
+    FACTS,
     Action,
     Ended,
     Group,
@@ -29,9 +30,9 @@ class MishraFactory(Game[MishraFactoryState]):
     """
 
     name = "mishra_factory"
-    title = "Mishra's Factory"
-    min_players = 2
-    max_players = 4
+    title = FACTS.title
+    min_players = FACTS.min_players
+    max_players = FACTS.max_players
     default_sets = setup.DEFAULT_SETS
     state_type = MishraFactoryState
     action_type = Action

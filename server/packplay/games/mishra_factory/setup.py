@@ -18,8 +18,9 @@ from packplay.games.dealing import game_boosters
 from packplay.games.mishra_factory.rules import BELT_SIZE
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay.rng import Rng
+from packplay_protocol.games.mishra_factory import FACTS
 
-DEFAULT_SETS: tuple[str, ...] = ("MH2",)
+DEFAULT_SETS: tuple[str, ...] = FACTS.default_sets
 OPTIONS: frozenset[str] = frozenset({"shuffle", "first_seat"})
 
 

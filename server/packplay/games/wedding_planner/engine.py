@@ -24,17 +24,17 @@ from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.setup import new_state
 from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
 from packplay_protocol.games.common import GameResult, LegalActions
-from packplay_protocol.games.wedding_planner import Action, Discard, Draw, Take
+from packplay_protocol.games.wedding_planner import FACTS, Action, Discard, Draw, Take
 
 
 class WeddingPlanner(Game[WeddingState]):
     """Collect the hand that best matches your secret wedding theme."""
 
     name: ClassVar[str] = "wedding_planner"
-    title: ClassVar[str] = "Vampire Wedding Planner"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    default_sets: ClassVar[tuple[str, ...]] = ("VOW",)
+    title: ClassVar[str] = FACTS.title
+    min_players: ClassVar[int] = FACTS.min_players
+    max_players: ClassVar[int] = FACTS.max_players
+    default_sets: ClassVar[tuple[str, ...]] = FACTS.default_sets
     state_type: ClassVar[type[WeddingState]] = WeddingState
     action_type: ClassVar[Any] = Action
 
