@@ -30,13 +30,15 @@ beforehand, e.g. with ``packplay tournament create``, instead of creating one);
 Locust reports each action's round trip (``act``), each game, and these measures of its
 own, as requests of type ``METRIC``: ``move to every seat`` (from an action sent to the
 update reaching every seat of its table), ``round turnover`` (from the last game of a round
-to every player of the next seated), ``resume`` (from a dropped socket to the seat's view
+to every player of the next seated), ``round seated (watcher)`` (the same as a watcher
+hears it from the server: from the round's last result to every table of the next one
+with its game), ``resume`` (from a dropped socket to the seat's view
 back), ``spectate`` (one watched game). Refusals other than the ordinary ones (stale
 version, rate limit) and every error are failures: locust then exits with 1.
 
-Locust runs users as gevent greenlets; the SDK is asyncio. One asyncio loop runs in a
-greenlet of its own (on gevent's patched selector, so it yields to the users), and each
-user hands it its work and waits for the result cooperatively.
+Locust runs users as gevent greenlets; the SDK is asyncio. One asyncio loop (uvloop) runs
+in an OS thread of its own, and each user hands it its work and waits for the result
+cooperatively (woken through the gevent hub's thread-safe watcher).
 """
 
 from __future__ import annotations
@@ -54,6 +56,8 @@ from typing import Any, TypeVar
 
 import gevent
 import gevent.event
+import gevent.monkey
+import uvloop
 from locust import User, between, events, task
 from locust.env import Environment
 from locust.exception import StopUser
@@ -65,6 +69,7 @@ from packplay_clients import (
     RandomBot,
     RestClient,
     Servers,
+    TournamentFeed,
     Transport,
     connect,
     connect_websocket,
@@ -74,7 +79,7 @@ from packplay_clients import (
 from packplay_clients.bots import RETRY_REASONS
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.rest import SeatGrant
-from packplay_protocol.to_client import Accepted, GameOver, Update
+from packplay_protocol.to_client import Accepted, GameOver, TournamentRound, Update
 from packplay_protocol.tournaments import MyTable
 
 T = TypeVar("T")
@@ -83,6 +88,8 @@ RUN = secrets.token_hex(3)
 GAMES = ("day_night", "mishra_factory", "wedding_planner", "base_race")
 POLL_SECONDS = 0.2
 IDLE_TIMEOUT = 120.0
+REGISTRATION_QUIET = 20.0
+"""Seconds without a registration after which the event starts with those registered."""
 _seeds = itertools.count()
 _users = itertools.count()
 logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request drowns locust's report
@@ -107,21 +114,33 @@ def _options(parser: Any) -> None:
 
 
 class _AsyncioLoop:
-    """The process's asyncio loop, run in a greenlet; users wait on it without blocking others."""
+    """The process's asyncio loop (uvloop), run in an OS thread of its own; users wait on it
+    without blocking one another.
+
+    Not in a greenlet on gevent's selector: with hundreds of sockets opened and closed,
+    a socket given the number of a closed one could miss its events there, and users
+    waited forever. Here the loop owns its sockets (libuv) and each user is woken through
+    the gevent hub's thread-safe watcher.
+    """
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.greenlet = gevent.spawn(self.loop.run_forever)
+        self.loop = uvloop.new_event_loop()
+        start_thread = gevent.monkey.get_original("_thread", "start_new_thread")
+        start_thread(self.loop.run_forever, ())
 
     def run(self, coroutine: Coroutine[Any, Any, T]) -> T:
         future: Future[T] = asyncio.run_coroutine_threadsafe(coroutine, self.loop)
         done = gevent.event.Event()
-        future.add_done_callback(lambda _: done.set())
+        wake = gevent.get_hub().loop.async_()
+        wake.start(done.set)
+        future.add_done_callback(lambda _: wake.send())
         try:
             done.wait()
         except BaseException:
             future.cancel()  # the user is stopping: so is its work
             raise
+        finally:
+            wake.close()
         return future.result()
 
     def stop(self) -> None:
@@ -417,6 +436,12 @@ class Event:
         """Round -> when its last game was seen over."""
         self.seated: defaultdict[int, float] = defaultdict(float)
         """Round -> when its last player was seen seated."""
+        self.watchdog: asyncio.Task[None] | None = None
+        self.last_registration = 0.0
+        self.unstarted = False
+        """The start failed: the run ends at once rather than at -t."""
+        self.rest_table_calls = 0
+        """Times players asked the REST API for their table (the feed told them otherwise)."""
 
     async def join(self, rest: RestClient, options: Options) -> str:
         if self.lock is None:
@@ -438,16 +463,51 @@ class Event:
         return self.tournament_id
 
     async def registered_one(self, rest: RestClient, entrants: int) -> None:
+        """One more entrant is through registration (in or refused); the last one starts the
+        event. A watchdog starts it too once registrations have stopped coming for a while,
+        so that an entrant lost on the way leaves no one waiting."""
         self.registered += 1
-        if self.registered == entrants and not self.started and self.organizer:
-            self.started = True
-            await rest.start_tournament(self.tournament_id, self.organizer)
+        self.last_registration = time.monotonic()
+        if self.watchdog is None:
+            self.watchdog = asyncio.create_task(self._watch(rest.base_url))
+        if self.registered == entrants:
+            await self.start(rest.base_url)
+
+    async def start(self, host: str) -> None:
+        if self.started or not self.organizer:
+            return
+        self.started = True
+        print(f"starting the event: {self.registered} entrants through registration")
+        try:
+            async with RestClient(host) as rest:
+                await patiently(lambda: rest.start_tournament(self.tournament_id, self.organizer))
+        except Exception:
+            self.unstarted = True  # nobody would ever be seated: the user ends the run
+            raise
+
+    async def _watch(self, host: str) -> None:
+        while not self.started:
+            await asyncio.sleep(1.0)
+            if time.monotonic() - self.last_registration > REGISTRATION_QUIET:
+                await self.start(host)
 
     def turnovers(self) -> list[tuple[int, float]]:
         return [(r, self.seated[r] - self.ended[r - 1]) for r in sorted(self.seated) if r - 1 in self.ended]
 
 
 EVENT = Event()
+
+
+async def patiently(call: Callable[[], Coroutine[Any, Any, T]], attempts: int = 8) -> T:
+    """A REST call tried again while the server says it is unavailable (busy), as a person would."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await call()
+        except ApiError as error:
+            if error.code is not ErrorCode.UNAVAILABLE or attempt == attempts:
+                raise
+            await asyncio.sleep(random.uniform(0.1, 0.5) * attempt)
+    raise AssertionError("unreachable")
 
 
 class Entrant:
@@ -465,7 +525,8 @@ class Entrant:
         async with RestClient(self.host) as rest:
             tournament_id = await EVENT.join(rest, options)
             try:
-                entry = await rest.register(tournament_id, f"lc-{RUN}-{self.index}")
+                name = f"lc-{RUN}-{self.index}"
+                entry = await patiently(lambda: rest.register(tournament_id, name))
             finally:
                 # A failed registration still counts, or the event would wait for it forever.
                 await EVENT.registered_one(rest, entrants)
@@ -513,36 +574,33 @@ class Entrant:
                 observe=observer(self.environment, game, lambda: held[0]),
             )
         finally:
+            EVENT.rest_table_calls += pool.calls
             await pool.aclose()
 
 
 class Spectator:
-    """Watches one table of the current round after another, till the event ends."""
+    """Follows the event as a watcher (the round's pairings over the WebSocket) and watches
+    one table of the current round after another, till the event ends."""
 
     def __init__(self, user: Player) -> None:
         self.environment = user.environment
         self.host = user.host or "http://127.0.0.1:8000"
 
     async def watch(self) -> None:
-        async with RestClient(self.host) as rest:
-            while not EVENT.tournament_id:
-                await asyncio.sleep(POLL_SECONDS)
-            while True:
-                summary = (await rest.tournament(EVENT.tournament_id)).summary
-                if summary.status == "finished":
-                    return
-                game_id = await self._table(rest, summary.round)
-                if game_id is None:
-                    await asyncio.sleep(POLL_SECONDS)
-                    continue
-                await self._spectate(game_id)
-
-    async def _table(self, rest: RestClient, round_number: int) -> str | None:
-        if round_number == 0:
-            return None
-        paired = await rest.pairings(EVENT.tournament_id, round_number)
-        playing = [t.game_id for t in paired.tables if t.game_id and t.result is None]
-        return random.choice(playing) if playing else None
+        while not EVENT.tournament_id:
+            await asyncio.sleep(POLL_SECONDS)
+        async with TournamentFeed(self.host, EVENT.tournament_id) as feed:
+            feed.listen(lambda message: _round_news(self.environment, message))
+            await feed.open()
+            while not (feed.standings is not None and feed.standings.final):
+                await feed.wait_until(lambda: bool(_watchable(feed)) or _over(feed), IDLE_TIMEOUT)
+                if feed.failure is not None:
+                    raise feed.failure
+                fresh = _watchable(feed)
+                if fresh:
+                    game_id = random.choice(fresh)
+                    WATCHED.add(game_id)
+                    await self._spectate(game_id)
 
     async def _spectate(self, game_id: str) -> None:
         started = time.perf_counter()
@@ -554,6 +612,41 @@ class Spectator:
         except Exception as failure:
             error = failure
         fire(self.environment, "METRIC", "spectate", time.perf_counter() - started, error)
+
+
+ROUND_NEWS: dict[tuple[str, int], float] = {}
+"""(what, round) -> when a watcher first heard it: ``over`` (every table has a result),
+``seated`` (every table of the round has its game)."""
+
+
+def _round_news(environment: Environment, message: object) -> None:
+    """The turnover as a watcher hears it: from the message that completes a round to the
+    first one of the next round with every table's game created (the server's part of
+    the turnover, without the players' own delays)."""
+    if not isinstance(message, TournamentRound):
+        return
+    now = time.perf_counter()
+    if message.complete:
+        ROUND_NEWS.setdefault(("over", message.round), now)
+    seated = bool(message.tables) and all(t.game_id for t in message.tables)
+    if seated and ("seated", message.round) not in ROUND_NEWS:
+        ROUND_NEWS["seated", message.round] = now
+        over = ROUND_NEWS.get(("over", message.round - 1))
+        if over is not None:
+            fire(environment, "METRIC", "round seated (watcher)", now - over, None)
+
+
+def _watchable(feed: TournamentFeed) -> list[str]:
+    """The games of the current round still being played that nobody watched yet."""
+    tables = feed.round.tables if feed.round else ()
+    return [t.game_id for t in tables if t.game_id and t.result is None and t.game_id not in WATCHED]
+
+
+def _over(feed: TournamentFeed) -> bool:
+    return feed.standings is not None and feed.standings.final
+
+
+WATCHED: set[str] = set()
 
 
 # the storm
@@ -619,6 +712,8 @@ class Player(User):
             raise
         except Exception as error:
             fire(self.environment, "WS", f"{scenario} user", 0.0, error)
+            if EVENT.unstarted and self.environment.runner is not None:
+                gevent.spawn_later(0.1, self.environment.runner.quit)
             if scenario == "swiss":
                 self._leave()
             return
@@ -648,6 +743,8 @@ def _report(environment: Environment, **_: Any) -> None:
     for number, seconds in EVENT.turnovers():
         fire(environment, "METRIC", "round turnover", max(seconds, 0.0), None)
         print(f"round {number - 1} -> {number} turnover: {seconds * 1000:.0f} ms")
+    if EVENT.tournament_id:
+        print(f"rounds completed: {len(EVENT.ended)}; REST table calls: {EVENT.rest_table_calls}")
 
 
 @events.quitting.add_listener

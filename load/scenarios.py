@@ -8,8 +8,9 @@ Without ``--host`` it starts ``packplay serve`` on a free loopback port (with it
 private Redis-compatible server) and stops it afterwards. Each scenario is one locust
 command, printed before it runs; locust's own statistics follow, then the scenario's
 measures (move to every seat, round turnover, resume). The full forms (without
-``--quick``): a 256-player Swiss event, 64 users playing a mix of casual games, and a
-storm of 64 users.
+``--quick``): a 256-player Swiss event watched by 8 spectators, 64 users playing a mix
+of casual games, and a storm of 64 users. ``--think 0`` overrides the think time of
+the chosen scenarios (zero: stress).
 """
 
 from __future__ import annotations
@@ -25,12 +26,36 @@ from pathlib import Path
 
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
 FULL = {
-    "swiss": ["-u", "256", "-r", "64", "-t", "30m", "--packplay-think", "0.5,2"],
+    "swiss": [
+        "-u",
+        "264",
+        "-r",
+        "64",
+        "-t",
+        "30m",
+        "--packplay-think",
+        "0.5,2",
+        "--packplay-spectators",
+        "8",
+    ],
     "casual": ["-u", "64", "-r", "16", "-t", "10m", "--packplay-tables", "8"],
     "reconnect": ["-u", "64", "-r", "64", "-t", "10m", "--packplay-storm-after", "10"],
 }
 QUICK = {
-    "swiss": ["-u", "64", "-r", "64", "-t", "180s", "--packplay-rounds", "3", "--packplay-think", "0"],
+    "swiss": [
+        "-u",
+        "68",
+        "-r",
+        "68",
+        "-t",
+        "180s",
+        "--packplay-rounds",
+        "3",
+        "--packplay-think",
+        "0",
+        "--packplay-spectators",
+        "4",
+    ],
     "casual": [
         "-u",
         "16",
@@ -65,6 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--host", help="a running server; default: start a private one")
     parser.add_argument("--game", help="the Swiss event's game (default day_night)")
     parser.add_argument("--players-per-table", type=int, help="the Swiss event's tables (default 2)")
+    parser.add_argument("--think", help="MIN,MAX seconds before each decision, for every scenario chosen")
     args = parser.parse_args(argv)
     chosen = args.scenarios or list(FULL)
     server = None if args.host else _serve()
@@ -87,6 +113,8 @@ def _locust(name: str, host: str, args: argparse.Namespace) -> int:
         extra += ["--packplay-game", args.game]
     if name == "swiss" and args.players_per_table:
         extra += ["--packplay-players", str(args.players_per_table)]
+    if args.think is not None:
+        extra += ["--packplay-think", args.think]
     command = [
         sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--only-summary",
         "--host", host, "--packplay-scenario", name, *options, *extra,
@@ -108,7 +136,7 @@ def _serve() -> tuple[subprocess.Popen[bytes], str]:
     # open games would hold them all back together.
     env["PACKPLAY_GAMES_PER_MINUTE"] = "0"
     env["PACKPLAY_OPEN_LOBBIES"] = "0"
-    command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port)]
+    command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port), "--in-memory"]
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 60

@@ -4,7 +4,8 @@ Modules: ``rest`` (the REST lobby, :class:`RestClient`), ``connection`` (one gam
 the WebSocket, :class:`GameConnection`), ``bots`` (:class:`RandomBot`,
 :class:`FirstBot`, :func:`play`, the :class:`Bot` and :class:`Observing` interfaces),
 ``legal`` (actions built from a view's legal choices), ``tournament`` (a tournament player
-driven by a bot, :func:`play_tournament`), ``transport`` (the injectable
+driven by a bot, :func:`play_tournament`, and :class:`TournamentFeed`, a tournament
+followed over the WebSocket), ``transport`` (the injectable
 transport: WebSocket or in memory), ``errors``.
 
 A seat played to the end by a bot::
@@ -36,7 +37,7 @@ from packplay_clients.errors import (
 )
 from packplay_clients.legal import count_range, fill, first_fill, random_fill
 from packplay_clients.rest import RestClient
-from packplay_clients.tournament import Servers, play_tournament
+from packplay_clients.tournament import Servers, TournamentFeed, play_tournament
 from packplay_clients.transport import (
     Connector,
     MemoryTransport,
@@ -65,6 +66,7 @@ __all__ = [
     "RestClient",
     "ServerError",
     "Servers",
+    "TournamentFeed",
     "Transport",
     "TransportClosed",
     "WebSocketTransport",

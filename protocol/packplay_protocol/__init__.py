@@ -9,7 +9,7 @@ bodies and routes), ``catalog`` (every game's wire types), ``openapi`` / ``async
 
 from packplay_protocol.codec import Direction, decode, decode_client, decode_server, encode
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import Act, ClientMessage, Follow, Hello, Join, Ping, Resume
 from packplay_protocol.limits import DEFAULT_LIMITS, Limits
 from packplay_protocol.patch import PatchError, PatchOp
 from packplay_protocol.to_client import (
@@ -20,6 +20,9 @@ from packplay_protocol.to_client import (
     Pong,
     Rejected,
     ServerMessage,
+    TournamentRound,
+    TournamentStandings,
+    TournamentTable,
     Update,
     ViewMessage,
     Welcome,
@@ -51,6 +54,7 @@ __all__ = [
     "Error",
     "ErrorCode",
     "Events",
+    "Follow",
     "GameOver",
     "Hello",
     "Join",
@@ -65,6 +69,9 @@ __all__ = [
     "Rejected",
     "Resume",
     "ServerMessage",
+    "TournamentRound",
+    "TournamentStandings",
+    "TournamentTable",
     "Update",
     "ViewMessage",
     "Welcome",

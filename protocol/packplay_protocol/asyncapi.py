@@ -21,7 +21,9 @@ _DESCRIPTION = (
     "(UTF-8 JSON, text frames) or `packplay.v2.msgpack` (MessagePack, binary frames). "
     "Both carry the same messages, described here as JSON. Every message is an object "
     "whose `type` names it; clients ignore unknown fields, unknown message types and "
-    "unknown event types. See protocol/README.md for the flow."
+    "unknown event types. The same socket may follow a tournament instead of a game "
+    "(`follow`): a player then hears of each table it is seated at, a watcher of each "
+    "round's pairings and of the standings. See protocol/README.md for the flow."
 )
 
 # Which server messages answer which client message (AsyncAPI operation replies).
@@ -31,6 +33,12 @@ _REPLIES: dict[type[msgspec.Struct], tuple[type[msgspec.Struct], ...]] = {
     from_client.Act: (to_client.Accepted, to_client.Rejected),
     from_client.Resume: (to_client.Events, to_client.ViewMessage, to_client.Error),
     from_client.Ping: (to_client.Pong,),
+    from_client.Follow: (
+        to_client.TournamentTable,
+        to_client.TournamentRound,
+        to_client.TournamentStandings,
+        to_client.Error,
+    ),
 }
 
 

@@ -10,7 +10,7 @@ from typing import Any
 
 from packplay_protocol.cards import CardInstance
 from packplay_protocol.errors import ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import Act, Follow, Hello, Join, Ping, Resume
 from packplay_protocol.games import base_race as br
 from packplay_protocol.games import day_night as dn
 from packplay_protocol.games import mishra_factory as mf
@@ -25,10 +25,14 @@ from packplay_protocol.to_client import (
     GameOver,
     Pong,
     Rejected,
+    TournamentRound,
+    TournamentStandings,
+    TournamentTable,
     Update,
     ViewMessage,
     Welcome,
 )
+from packplay_protocol.tournaments import PairedTable, StandingLine, TableResult, TableSeat
 from packplay_protocol.version import SUBPROTOCOLS
 
 # Real printings (set, number, name, rarity, colors, mana value, type line).
@@ -197,6 +201,8 @@ def client_examples() -> dict[str, Any]:
         ),
         "resume/after_gap": Resume(from_version=17),
         "ping/with_nonce": Ping(nonce="1717171717"),
+        "follow/player": Follow(tournament_id=TOURNAMENT_ID, secret=f"{TOURNAMENT_ID}.{ADA}.q2Vt8kLm0Zx"),
+        "follow/watcher": Follow(tournament_id=TOURNAMENT_ID),
     }
 
 
@@ -314,7 +320,78 @@ def server_examples() -> dict[str, Any]:
             spoken=tuple(SUBPROTOCOLS),
         ),
         "pong/with_nonce": Pong(nonce="1717171717"),
+        "tournament_table/playing": TournamentTable(
+            tournament_id=TOURNAMENT_ID,
+            player_id=ADA,
+            status="playing",
+            round=2,
+            table=1,
+            game_id=GAME_ID,
+            seat=0,
+            token=TOKEN,
+        ),
+        "tournament_table/waiting": TournamentTable(
+            tournament_id=TOURNAMENT_ID, player_id=ADA, status="waiting", round=2
+        ),
+        "tournament_round/paired": TournamentRound(
+            tournament_id=TOURNAMENT_ID,
+            round=2,
+            tables=(
+                PairedTable(
+                    table=1,
+                    game_id=GAME_ID,
+                    seats=(
+                        TableSeat(seat=0, player_id=ADA, name="Ada"),
+                        TableSeat(seat=1, player_id=GRACE, name="Grace"),
+                    ),
+                    result=TableResult(winners=(GRACE,), draw=False, scores=(3.0, 5.0)),
+                ),
+            ),
+            byes=(TableSeat(seat=0, player_id=EDSGER, name="Edsger"),),
+            complete=True,
+        ),
+        "tournament_standings/after_round_2": TournamentStandings(
+            tournament_id=TOURNAMENT_ID,
+            round=2,
+            complete_rounds=2,
+            final=False,
+            lines=(
+                _standing(1, GRACE, "Grace", 6, (2, 0, 0, 0), (1.0, 0.5, 1.0, 0.5)),
+                _standing(2, EDSGER, "Edsger", 3, (0, 0, 1, 1), (0.5, 0.75, 0.5, 0.75)),
+                _standing(3, ADA, "Ada", 3, (1, 0, 1, 0), (0.5, 0.5, 0.5, 0.5)),
+            ),
+        ),
     }
+
+
+TOURNAMENT_ID = "swissMay24"
+ADA, GRACE, EDSGER = "a1f0c2d9", "b7e31c04", "c05d9e6a"
+
+
+def _standing(
+    rank: int,
+    player_id: str,
+    name: str,
+    points: int,
+    record: tuple[int, int, int, int],
+    shares: tuple[float, float, float, float],
+) -> StandingLine:
+    wins, draws, losses, byes = record
+    match_win, opponents_match_win, game_win, opponents_game_win = shares
+    return StandingLine(
+        rank=rank,
+        player_id=player_id,
+        name=name,
+        match_points=points,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        byes=byes,
+        match_win=match_win,
+        opponents_match_win=opponents_match_win,
+        game_win=game_win,
+        opponents_game_win=opponents_game_win,
+    )
 
 
 def _day_night_legal() -> LegalActions[Any]:

@@ -12,6 +12,7 @@ import msgspec
 
 from packplay_protocol.catalog import AnyAction
 from packplay_protocol.ids import ActionId, GameId, PlayerToken, Version
+from packplay_protocol.tournaments import TournamentId
 
 Role = Literal["player", "spectator"]
 Nonce = Annotated[str, msgspec.Meta(max_length=64, description="Echoed back in `pong`.")]
@@ -62,5 +63,22 @@ class Ping(msgspec.Struct, frozen=True, kw_only=True, tag="ping", tag_field="typ
     nonce: Nonce = ""
 
 
-ClientMessage = Hello | Join | Act | Resume | Ping
-CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = (Hello, Join, Act, Resume, Ping)
+class Follow(msgspec.Struct, frozen=True, kw_only=True, tag="follow", tag_field="type"):
+    """Follow a tournament instead of joining a game; a connection follows at most one.
+
+    With `secret` (a registered player's, from its registration) the server sends the
+    player's `tournament_table` now and again whenever it changes: the next game to
+    join is announced there as soon as it exists. Without `secret`, or with `watch`,
+    it sends the current round's `tournament_round` and the `tournament_standings`
+    now and again whenever they change. A connection that follows may not join a game:
+    a player opens one connection per game with the seat's own token, besides this one.
+    """
+
+    tournament_id: TournamentId
+    secret: PlayerToken | None = None
+    watch: bool = False
+    """With `secret`: also receive the pairings and standings."""
+
+
+ClientMessage = Hello | Join | Act | Resume | Ping | Follow
+CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = (Hello, Join, Act, Resume, Ping, Follow)

@@ -13,9 +13,18 @@ from packplay_protocol.cards import CardId, CardInstance
 from packplay_protocol.catalog import AnyAction, AnyEvent, AnyView
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.games.common import GameResult, LegalActions
-from packplay_protocol.ids import ActionId, GameId, GameName, Seat, Seed, Version
+from packplay_protocol.ids import ActionId, GameId, GameName, PlayerToken, Seat, Seed, Version
 from packplay_protocol.limits import Limits
 from packplay_protocol.patch import PatchOp
+from packplay_protocol.tournaments import (
+    PairedTable,
+    PlayerId,
+    RoundNumber,
+    StandingLine,
+    TableSeat,
+    TableStatus,
+    TournamentId,
+)
 
 Text = Annotated[str, msgspec.Meta(max_length=2000)]
 
@@ -150,7 +159,71 @@ class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="typ
     nonce: str = ""
 
 
-ServerMessage = Welcome | ViewMessage | Update | Events | Accepted | Rejected | GameOver | Error | Pong
+class TournamentTable(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_table", tag_field="type"):
+    """Where a followed tournament's player plays now (the same as the REST table answer).
+
+    Sent when the player follows, then each time it changes: `playing` names the game to
+    join (`game_id`) with the seat's own `token`, as soon as the game exists; `waiting`
+    follows once that game is over, until the next round seats the player; `bye`,
+    `dropped` and `finished` as in the REST answer. After `dropped` or `finished`
+    nothing more is sent for the player.
+    """
+
+    tournament_id: TournamentId
+    player_id: PlayerId
+    status: TableStatus
+    round: Annotated[int, msgspec.Meta(ge=0, le=64)]
+    table: Annotated[int, msgspec.Meta(ge=1)] | None = None
+    game_id: GameId | None = None
+    seat: Seat | None = None
+    token: PlayerToken | None = None
+
+
+class TournamentRound(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_round", tag_field="type"):
+    """The current round of a followed tournament: its tables, byes and results so far.
+
+    Sent when a watcher follows, then each time the round changes: paired, a table's
+    game created, a table's result recorded. A round's last message is complete, with
+    every table's result, and comes before the first message of the next round.
+    """
+
+    tournament_id: TournamentId
+    round: RoundNumber
+    tables: tuple[PairedTable, ...]
+    byes: tuple[TableSeat, ...] = ()
+    complete: bool
+
+
+class TournamentStandings(
+    msgspec.Struct, frozen=True, kw_only=True, tag="tournament_standings", tag_field="type"
+):
+    """The standings of a followed tournament, as the REST standings answer.
+
+    Sent when a watcher follows, then each time a result is recorded or a player drops;
+    `final` is true once the event is over (the last message about it).
+    """
+
+    tournament_id: TournamentId
+    round: Annotated[int, msgspec.Meta(ge=0, le=64)]
+    complete_rounds: Annotated[int, msgspec.Meta(ge=0, le=64)]
+    final: bool
+    lines: tuple[StandingLine, ...]
+
+
+ServerMessage = (
+    Welcome
+    | ViewMessage
+    | Update
+    | Events
+    | Accepted
+    | Rejected
+    | GameOver
+    | Error
+    | Pong
+    | TournamentTable
+    | TournamentRound
+    | TournamentStandings
+)
 SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
     Welcome,
     ViewMessage,
@@ -161,4 +234,7 @@ SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
     GameOver,
     Error,
     Pong,
+    TournamentTable,
+    TournamentRound,
+    TournamentStandings,
 )

@@ -209,3 +209,32 @@ async def test_tables_of_four_and_three_for_wedding_planner(rest: RestClient, ur
         replay = await rest.replay(table.game_id or "")
         winners = tuple(table.seats[s].player_id for s in replay.result.winners)
         assert table.result.winners == winners and table.result.scores == replay.result.scores
+
+
+async def test_many_players_registering_at_once_on_two_processes_are_all_in(urls: list[str]) -> None:
+    """Registrations do not race one another: none is refused as busy, and a start made while
+    they arrive counts every one registered before it."""
+    async with RestClient(urls[0]) as first, RestClient(urls[1]) as second:
+        created = await first.create_tournament("Rush", "day_night", turn_seconds=5.0)
+        tournament_id = created.tournament.tournament_id
+        entries = await asyncio.gather(
+            *(([first, second][i % 2]).register(tournament_id, f"rush {i}") for i in range(48))
+        )
+        assert len({e.player_id for e in entries}) == 48
+        listed = await second.tournament(tournament_id)
+        assert sorted(p.player_id for p in listed.players) == sorted(e.player_id for e in entries)
+        late = asyncio.gather(
+            *(first.register(tournament_id, f"late {i}") for i in range(8)), return_exceptions=True
+        )
+        started = await second.start_tournament(tournament_id, created.organizer_token)
+        outcomes = await late
+        ins = [o for o in outcomes if not isinstance(o, BaseException)]
+        refused = [o for o in outcomes if isinstance(o, ApiError)]
+        assert all(error.code is ErrorCode.OUT_OF_ORDER for error in refused)
+        assert len(ins) + len(refused) == 8
+        # Everyone who got in before the start is paired in round 1.
+        paired = await second.pairings(tournament_id, 1)
+        seated = {s.player_id for t in paired.tables for s in t.seats} | {b.player_id for b in paired.byes}
+        assert seated == {e.player_id for e in entries} | {e.player_id for e in ins}  # type: ignore[union-attr]
+        assert started.summary.players == 48 + len(ins)
+        await first.finish_tournament(tournament_id, created.organizer_token)

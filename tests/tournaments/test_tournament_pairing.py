@@ -302,3 +302,18 @@ def test_tables_avoid_meeting_again_when_a_swap_allows_it() -> None:
 def test_table_byes_go_to_those_without_one() -> None:
     _, history = play("swiss", entrants(5), 5, table_size=4, seed=4, decide=first_seat_wins)
     assert sorted(r.byes[0] for r in history) == [f"p{i}" for i in range(5)]
+
+
+def test_a_large_swiss_event_paired_in_blocks_has_no_rematch_nor_second_bye() -> None:
+    """255 entrants, 8 rounds: blocks of standings pair it, and what holds for small events holds."""
+    people, history = play("swiss", entrants(255), 8, decide=random_results(5, draws=False))
+    met = met_counts(history)
+    assert max(met.values()) == 1
+    byes = Counter(bye for r in history for bye in r.byes)
+    assert all(len(r.byes) == 1 for r in history) and max(byes.values()) == 1
+    for number, round_ in enumerate(history, start=1):
+        assert sorted([*seated(round_), *round_.byes]) == sorted(p.id for p in people)
+        before = points_of(people, history[: number - 1])
+        # By score: paired players mostly share their match points.
+        gaps = [abs(before[a] - before[b]) for t in round_.tables for a, b in combinations(t.players, 2)]
+        assert sum(1 for gap in gaps if gap > 3) <= len(gaps) // 8, (number, gaps)

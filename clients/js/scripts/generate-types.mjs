@@ -25,6 +25,7 @@ const SENT_BY_CLIENTS = new Set([
   "Act",
   "Resume",
   "Ping",
+  "Follow",
   "JoinSeat",
   "CardRef",
   "HouseSeat",

@@ -12,7 +12,7 @@
 export const PROTOCOL_VERSION = 2;
 
 /** Message types a client sends. */
-export const CLIENT_MESSAGE_TYPES = Object.freeze(["hello", "join", "act", "resume", "ping"]);
+export const CLIENT_MESSAGE_TYPES = Object.freeze(["hello", "join", "act", "resume", "ping", "follow"]);
 
 /** Message types a server sends. */
 export const SERVER_MESSAGE_TYPES = Object.freeze([
@@ -25,6 +25,9 @@ export const SERVER_MESSAGE_TYPES = Object.freeze([
   "game_over",
   "error",
   "pong",
+  "tournament_table",
+  "tournament_round",
+  "tournament_standings",
 ]);
 
 /**

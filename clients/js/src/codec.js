@@ -476,6 +476,39 @@ const limits = struct({
   send_queue: opt(int({ min: 1 }), 256),
 });
 
+const tournamentId = str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ });
+const playerId = tournamentId;
+const share = (value, path) => {
+  const checked = num(value, path);
+  if (checked < 0 || checked > 1) throw new Invalid(`Expected \`float\` within [0, 1] - at \`${path}\``);
+  return checked;
+};
+const tableSeat = struct({ seat: req(seat), player_id: req(playerId), name: req(str({ min: 1, max: 40 })) });
+const pairedTable = struct({
+  table: req(int({ min: 1 })),
+  game_id: opt(nullable(gameId), null),
+  seats: req(list(tableSeat)),
+  result: opt(
+    nullable(struct({ winners: req(list(playerId)), draw: req(bool), scores: req(list(num)) })),
+    null,
+  ),
+});
+const standingLine = struct({
+  rank: req(int({ min: 1 })),
+  player_id: req(playerId),
+  name: req(str({ min: 1, max: 40 })),
+  match_points: req(int({ min: 0 })),
+  wins: req(int({ min: 0 })),
+  draws: req(int({ min: 0 })),
+  losses: req(int({ min: 0 })),
+  byes: req(int({ min: 0 })),
+  match_win: req(share),
+  opponents_match_win: req(share),
+  game_win: req(share),
+  opponents_game_win: req(share),
+  dropped: opt(bool, false),
+});
+
 const gameResult = struct({
   winners: req(list(int())),
   draw: req(bool),
@@ -543,6 +576,11 @@ const SPECS = {
     act: struct({ action_id: req(actionId), version: req(version), action: req(payload(ACTION_TYPES)) }),
     resume: struct({ from_version: req(version) }),
     ping: struct({ nonce: opt(str({ max: 64 }), "") }),
+    follow: struct({
+      tournament_id: req(tournamentId),
+      secret: opt(nullable(str({ min: 16, max: 256 })), null),
+      watch: opt(bool, false),
+    }),
   },
   to_client: {
     welcome: struct({
@@ -594,6 +632,30 @@ const SPECS = {
       spoken: opt(strings, []),
     }),
     pong: struct({ nonce: opt(str(), "") }),
+    tournament_table: struct({
+      tournament_id: req(tournamentId),
+      player_id: req(playerId),
+      status: req(oneOf(["registered", "playing", "waiting", "bye", "dropped", "finished"])),
+      round: req(int({ min: 0, max: 64 })),
+      table: opt(nullable(int({ min: 1 })), null),
+      game_id: opt(nullable(gameId), null),
+      seat: opt(nullable(seat), null),
+      token: opt(nullable(str({ min: 16, max: 256 })), null),
+    }),
+    tournament_round: struct({
+      tournament_id: req(tournamentId),
+      round: req(int({ min: 1, max: 64 })),
+      tables: req(list(pairedTable)),
+      byes: opt(list(tableSeat), []),
+      complete: req(bool),
+    }),
+    tournament_standings: struct({
+      tournament_id: req(tournamentId),
+      round: req(int({ min: 0, max: 64 })),
+      complete_rounds: req(int({ min: 0, max: 64 })),
+      final: req(bool),
+      lines: req(list(standingLine)),
+    }),
   },
 };
 

@@ -790,6 +790,26 @@ export interface Events {
 }
 
 /**
+ * Follow a tournament instead of joining a game; a connection follows at most one.
+ *
+ * With `secret` (a registered player's, from its registration) the server sends the
+ * player's `tournament_table` now and again whenever it changes: the next game to
+ * join is announced there as soon as it exists. Without `secret`, or with `watch`,
+ * it sends the current round's `tournament_round` and the `tournament_standings`
+ * now and again whenever they change. A connection that follows may not join a game:
+ * a player opens one connection per game with the seat's own token, besides this one.
+ */
+export interface Follow {
+  type: "follow";
+  /**
+   * A tournament's id.
+   */
+  tournament_id: string;
+  secret?: string | null;
+  watch?: boolean;
+}
+
+/**
  * Games matching a lobby query, newest first.
  */
 export interface GameList {
@@ -1529,6 +1549,46 @@ export interface TournamentPlayer {
 }
 
 /**
+ * The current round of a followed tournament: its tables, byes and results so far.
+ *
+ * Sent when a watcher follows, then each time the round changes: paired, a table's
+ * game created, a table's result recorded. A round's last message is complete, with
+ * every table's result, and comes before the first message of the next round.
+ */
+export interface TournamentRound {
+  type: "tournament_round";
+  /**
+   * A tournament's id.
+   */
+  tournament_id: string;
+  /**
+   * A round, 1 for the first.
+   */
+  round: number;
+  tables: PairedTable[];
+  byes: TableSeat[];
+  complete: boolean;
+}
+
+/**
+ * The standings of a followed tournament, as the REST standings answer.
+ *
+ * Sent when a watcher follows, then each time a result is recorded or a player drops;
+ * `final` is true once the event is over (the last message about it).
+ */
+export interface TournamentStandings {
+  type: "tournament_standings";
+  /**
+   * A tournament's id.
+   */
+  tournament_id: string;
+  round: number;
+  complete_rounds: number;
+  final: boolean;
+  lines: StandingLine[];
+}
+
+/**
  * A tournament as everyone may see it. `rounds` is fixed at the start (empty before,
  * when the request left it to the number of players); `round` is the current round, 0
  * before the start.
@@ -1556,6 +1616,33 @@ export interface TournamentSummary {
   round: number;
   players: number;
   created_at: string;
+}
+
+/**
+ * Where a followed tournament's player plays now (the same as the REST table answer).
+ *
+ * Sent when the player follows, then each time it changes: `playing` names the game to
+ * join (`game_id`) with the seat's own `token`, as soon as the game exists; `waiting`
+ * follows once that game is over, until the next round seats the player; `bye`,
+ * `dropped` and `finished` as in the REST answer. After `dropped` or `finished`
+ * nothing more is sent for the player.
+ */
+export interface TournamentTable {
+  type: "tournament_table";
+  /**
+   * A tournament's id.
+   */
+  tournament_id: string;
+  /**
+   * A player's id in a tournament.
+   */
+  player_id: string;
+  status: "bye" | "dropped" | "finished" | "playing" | "registered" | "waiting";
+  round: number;
+  table: number | null;
+  game_id: string | null;
+  seat: number | null;
+  token: string | null;
 }
 
 /**
@@ -1818,7 +1905,10 @@ export type ServerMessage =
   | Rejected
   | GameOver
   | ErrorMessage
-  | Pong;
+  | Pong
+  | TournamentTable
+  | TournamentRound
+  | TournamentStandings;
 
 /**
  * Any message a client sends.
@@ -1828,7 +1918,8 @@ export type ClientMessage =
   | Join
   | Act
   | Resume
-  | Ping;
+  | Ping
+  | Follow;
 
 /**
  * The create-game body: one per game, told apart by `game`.

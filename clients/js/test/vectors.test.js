@@ -51,6 +51,7 @@ test("the vector folder holds both directions and every message type", () => {
   const types = files.map(({ file }) => `${file.direction}/${file.type}`).sort();
   assert.deepEqual(types, [
     "from_client/act",
+    "from_client/follow",
     "from_client/hello",
     "from_client/join",
     "from_client/ping",
@@ -61,6 +62,9 @@ test("the vector folder holds both directions and every message type", () => {
     "to_client/game_over",
     "to_client/pong",
     "to_client/rejected",
+    "to_client/tournament_round",
+    "to_client/tournament_standings",
+    "to_client/tournament_table",
     "to_client/update",
     "to_client/view",
     "to_client/welcome",

@@ -10,7 +10,8 @@
 ``create`` prints the tournament and its organizer token as JSON (keep the token: it starts
 and finishes the event). ``bots`` registers N bots and plays every table they are given
 until the event is over. ``watch`` shows the standings live in the terminal until the
-event is over. ``export`` writes the standings and every round's tables.
+event is over, redrawn each time the server tells of a change (it follows the event over
+the WebSocket). ``export`` writes the standings and every round's tables.
 """
 
 from __future__ import annotations
@@ -30,7 +31,15 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from packplay_clients import BOTS, PackplayError, RestClient, play_tournament
+from packplay_clients import (
+    BOTS,
+    ConnectionLost,
+    PackplayError,
+    RestClient,
+    ServerError,
+    TournamentFeed,
+    play_tournament,
+)
 from packplay_protocol.tournaments import Pairings, StandingLine, Standings, Tournament
 
 STANDING_COLUMNS = (
@@ -70,7 +79,12 @@ def register(commands: Any) -> None:
 
     watch = sub.add_parser("watch", help="live standings in the terminal until the event is over")
     _target(watch)
-    watch.add_argument("--interval", type=float, default=1.0, help="seconds between refreshes")
+    watch.add_argument(
+        "--interval",
+        type=float,
+        default=1.0,
+        help="seconds between refreshes when the server sends no tournament messages",
+    )
     watch.add_argument("--once", action="store_true", help="print the standings once and exit")
     watch.set_defaults(handler=_watch)
 
@@ -148,14 +162,35 @@ def _watch(args: argparse.Namespace) -> int:
                 Console().print(await _board(rest, args.tournament_id))
                 return
             with Live(await _board(rest, args.tournament_id), refresh_per_second=4) as live:
-                while True:
-                    board = await _board(rest, args.tournament_id)
-                    live.update(board)
-                    if board.renderables[-1] is _FINAL:
-                        return
-                    await asyncio.sleep(args.interval)
+                feed: TournamentFeed | None = None
+                opened = TournamentFeed(args.url, args.tournament_id)
+                try:
+                    await opened.open()
+                    feed = opened
+                except (ServerError, ConnectionLost):
+                    await opened.aclose()  # a server without tournament messages: ask every interval
+                try:
+                    while True:
+                        board = await _board(rest, args.tournament_id)
+                        live.update(board)
+                        if board.renderables[-1] is _FINAL:
+                            return
+                        if feed is None or feed.failure is not None:
+                            await asyncio.sleep(args.interval)
+                        else:
+                            await _next_change(feed, max(args.interval, 30.0))
+                finally:
+                    if feed is not None:
+                        await feed.aclose()
 
     return _run(args, work())
+
+
+async def _next_change(feed: TournamentFeed, longest: float) -> None:
+    """Until the server tells of a change (then a moment more: one redraw for a burst)."""
+    seen = feed.received
+    await feed.wait_until(lambda: feed.received > seen, longest)
+    await asyncio.sleep(0.25)
 
 
 _FINAL = Text("Final standings.", style="bold green")

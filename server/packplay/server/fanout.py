@@ -5,6 +5,11 @@ that process's channel (see :mod:`packplay.server.keys`). The entry is small (wh
 what, and when); each receiving process applies it to its replica and renders the
 update for its own connections. When the subscription breaks, entries may have been
 lost, so every live table catches up from the game's log.
+
+The same subscriber hears every tournament's notices (a pattern subscription): a
+notice says only that a tournament changed, and the process's followers of it, if
+any, are told what changed (see :mod:`packplay.server.tournament_feed`). After a
+break every followed tournament is read again.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from packplay.server import keys
 from packplay.server.tables import Tables
+from packplay.server.tournament_feed import TournamentFeeds
 
 log = logging.getLogger(__name__)
 SUBSCRIBE_TIMEOUT = 5.0
@@ -28,10 +34,13 @@ RECONNECT_DELAY = 0.5
 class Fanout:
     """The process's single subscriber; start it with the app, stop it on shutdown."""
 
-    def __init__(self, client: aioredis.Redis, process_id: str, tables: Tables) -> None:
+    def __init__(
+        self, client: aioredis.Redis, process_id: str, tables: Tables, feeds: TournamentFeeds | None = None
+    ) -> None:
         self._pubsub = client.pubsub()
         self._channel = keys.channel(process_id)
         self._tables = tables
+        self._feeds = feeds
         self._task: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
         self.received = 0
@@ -43,6 +52,8 @@ class Fanout:
             TimeoutError: Redis did not confirm in time.
         """
         await self._pubsub.subscribe(self._channel)
+        if self._feeds is not None:
+            await self._pubsub.psubscribe(keys.tournament_news_pattern())
         self._task = asyncio.create_task(self._run(), name="packplay-fanout")
         await asyncio.wait_for(self._subscribed.wait(), SUBSCRIBE_TIMEOUT)
 
@@ -68,6 +79,8 @@ class Fanout:
     async def _resync_when_subscribed(self) -> None:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._subscribed.wait(), SUBSCRIBE_TIMEOUT * 4)
+        if self._feeds is not None:
+            self._feeds.resync_all()
         try:
             await self._tables.resync_all()
         except Exception:
@@ -82,6 +95,9 @@ class Fanout:
     def _handle(self, message: dict[str, Any]) -> None:
         if message["type"] == "subscribe":
             self._subscribed.set()
+        elif message["type"] == "pmessage" and self._feeds is not None:
+            channel = bytes(message["channel"]).decode()
+            self._feeds.changed(channel[len(keys.NEWS_PREFIX) :])
         elif message["type"] == "message":
             game_id, _, entry = bytes(message["data"]).partition(b" ")
             self.received += 1

@@ -2,8 +2,8 @@
 
 A game's keys share the hash tag ``{<game id>}``, a tournament's the hash tag
 ``{<tournament id>}``, a client's (the limits of one address) the hash tag ``{<client>}``.
-The lobby indexes, the clock index, the tournament indexes and the process channels are
-the only names outside a game, a tournament or a client.
+The lobby indexes, the clock index, the tournament indexes and the process and tournament
+channels are the only names outside a game, a tournament or a client.
 """
 
 from __future__ import annotations
@@ -145,6 +145,19 @@ def running_tournaments() -> str:
     """Sorted set of the tournaments between start and finish (score: creation time): the
     runners' work list."""
     return f"{PREFIX}:tournaments:running"
+
+
+NEWS_PREFIX = f"{PREFIX}:news:"
+
+
+def tournament_news(tournament_id: str) -> str:
+    """Pub/sub channel of one tournament: a notice after each step that changes what its
+    followers see (every process subscribes to all of them by pattern)."""
+    return f"{NEWS_PREFIX}{tournament_id}"
+
+
+def tournament_news_pattern() -> str:
+    return f"{NEWS_PREFIX}*"
 
 
 CHANNEL_PREFIX = f"{PREFIX}:proc:"

@@ -31,6 +31,7 @@ from packplay.server.metrics import Metrics
 from packplay.server.service import Service
 from packplay.server.settings import Settings
 from packplay.server.store import Store
+from packplay.server.tournament_feed import TournamentFeeds
 from packplay.server.tournament_service import TournamentService
 from packplay.server.tournament_store import TournamentStore
 from packplay_protocol.errors import CloseCode
@@ -94,6 +95,7 @@ class Runtime:
         self.service: Service
         self.fanout: Fanout
         self.tournaments: TournamentService
+        self.feeds: TournamentFeeds
 
     async def start(self) -> None:
         url = self.settings.redis_url
@@ -117,13 +119,15 @@ class Runtime:
         # The catalog is large and lives as long as the process: keep it out of every
         # later collection, which would otherwise walk it again (pauses of tens of ms).
         gc.freeze()
-        self.fanout = Fanout(self.store.redis, self.process_id, self.service.tables)
+        tournament_store = TournamentStore(self.store.pipeline)
+        self.tournaments = TournamentService(
+            tournament_store, self.service, settings, self.process_id, announce=tournament_store.announce
+        )
+        self.feeds = TournamentFeeds(self.tournaments)
+        self.fanout = Fanout(self.store.redis, self.process_id, self.service.tables, self.feeds)
         await self.fanout.start()
         self._clock_task = asyncio.create_task(self._clocks(), name="packplay-clocks")
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="packplay-idle-watchdog")
-        self.tournaments = TournamentService(
-            TournamentStore(self.store.pipeline), self.service, settings, self.process_id
-        )
         self._tournament_task = asyncio.create_task(self._tournaments(), name="packplay-tournaments")
         self.accepting = True
         self._drain_on_sigterm()
@@ -149,6 +153,7 @@ class Runtime:
                 await task
         await self.tournaments.stop()
         await self.service.house.close()
+        await self.feeds.stop()
         await self.fanout.stop()
         await self.store.close()
         if self._embedded is not None:

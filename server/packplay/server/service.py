@@ -129,6 +129,9 @@ class Service:
         per_second = settings.games_per_minute / 60.0
         self.games_limit = Rate(per_second, settings.games_burst) if per_second > 0 else None
         self.house = house.House(self)
+        self.finished: Callable[[str], None] | None = None
+        """Called with the id of each game this process commits the last move of (the
+        tournaments record its result at once instead of at their next round)."""
 
     @property
     def catalog(self) -> Catalog:
@@ -487,6 +490,8 @@ class Service:
         if result.outcome == "ok":
             table.advance(step)
             self.house.committed(table.replica or replica)
+            if finished and self.finished is not None:
+                self.finished(replica.game_id)
             return step.answer
         if result.outcome == "duplicate" and result.previous is not None:
             if result.previous.accepted and result.previous.version > replica.version:

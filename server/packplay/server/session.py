@@ -20,7 +20,7 @@ from packplay.games.base import Audience
 from packplay.server.rendering import Frames
 from packplay.server.store import Answer
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import Act, ClientMessage, Follow, Hello, Join, Ping, Resume
 from packplay_protocol.limits import Limits
 from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerMessage, Welcome
 from packplay_protocol.version import SUBPROTOCOLS, Negotiated
@@ -55,6 +55,8 @@ class Phase(enum.Enum):
     READY = "ready"
     JOINING = "joining"
     JOINED = "joined"
+    FOLLOWING = "following"
+    """Following a tournament (asked for or done): never a game on this connection."""
     CLOSED = "closed"
 
 
@@ -94,6 +96,16 @@ class Submit:
 
 
 @dataclass(frozen=True)
+class FollowTournament:
+    """Follow a tournament and send its current state; answer with :meth:`Session.failed`
+    when refused, nothing when done (the tournament's messages are sent as it changes)."""
+
+    tournament_id: str
+    secret: str | None
+    watch: bool
+
+
+@dataclass(frozen=True)
 class Close:
     """Close the connection (after sending what precedes this)."""
 
@@ -101,7 +113,7 @@ class Close:
     reason: str
 
 
-Effect = Authenticate | Watch | CatchUp | Submit | Close
+Effect = Authenticate | Watch | CatchUp | Submit | FollowTournament | Close
 Outgoing = ServerMessage | Frames | Effect
 
 
@@ -170,6 +182,8 @@ class Session:
             return self._join(message)
         if isinstance(message, Act):
             return self._act(message)
+        if isinstance(message, Follow):
+            return self._follow(message)
         return self._resume(message, now)
 
     def _over_limit(self, message: ClientMessage | DecodeError) -> list[Outgoing]:
@@ -218,6 +232,12 @@ class Session:
         self.game_id = join.game_id
         self.audience = self.seat if join.role == "player" else None
         return [Watch(join.game_id, self.audience, join.from_version)]
+
+    def _follow(self, follow: Follow) -> list[Outgoing]:
+        if self.phase is not Phase.READY:
+            return [_out_of_order("follow follows hello, once per connection, instead of join")]
+        self.phase = Phase.FOLLOWING
+        return [FollowTournament(follow.tournament_id, follow.secret, follow.watch)]
 
     def _act(self, act: Act) -> list[Outgoing]:
         if self.phase is not Phase.JOINED or self.game_id is None:
@@ -268,6 +288,8 @@ class Session:
         if self.phase is Phase.JOINING:
             self.phase = Phase.READY
             self._held.clear()
+        if self.phase is Phase.FOLLOWING:
+            self.phase = Phase.READY
         self._catching_up = False
         if code is ErrorCode.NOT_FOUND and self.phase is Phase.JOINED:
             return [Error(code=code, message=detail, fatal=True), Close(CloseCode.GAME_EXPIRED, detail)]

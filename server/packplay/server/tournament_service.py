@@ -9,18 +9,20 @@ pairs the next round at once, or finishes the event. Each of these steps is writ
 one script of :mod:`packplay.server.tournament_store`, so two processes doing the same
 step do it once, and a process killed between steps leaves nothing half done.
 
-WebSocket messages telling a player its next table and watchers the pairings and
-standings would hook in where :meth:`TournamentService._step` writes a step; until then
-clients ask ``getMyTable`` and ``getStandings``.
+Every write that changes what a follower sees (a registration, a drop, the start, a
+table's game created, a table's result, a pairing, the finish) is announced on the
+tournament's channel; each process with followers of the tournament reads it again and
+tells them (see :mod:`packplay.server.tournament_feed`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -41,6 +43,7 @@ from packplay.server.tournament_store import (
     TournamentStore,
     encode,
     round_field,
+    table_field,
 )
 from packplay.tournaments import Result, Round, Table, default_rounds, pair_round, round_robin_rounds
 from packplay.tournaments import standings as rank
@@ -68,6 +71,9 @@ from packplay_protocol.tournaments import (
 log = logging.getLogger(__name__)
 ATTEMPTS = 16
 """Versioned writes that lose a race are tried again this many times."""
+BUSY_ATTEMPTS = 64
+"""The same for registrations and drops, which many players make at once: each tried
+again after a short random pause that grows with the attempts."""
 LEASE = 15.0
 """Seconds a process may take to create a table's game before another one may."""
 MAX_PLAYERS = 1024
@@ -85,14 +91,24 @@ class TournamentService:
         settings: Settings,
         process_id: str,
         now: Callable[[], float] = time.time,
+        announce: Callable[[str], Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
+        self.announce = announce or _quiet
+        """Tells every process that a tournament changed (publishes on its channel)."""
         self.games = games
         self.settings = settings
         self.process_id = process_id
         self.now = now
+        self._seq = 0
+        """The last registration order number given here (microseconds, made increasing)."""
         self._busy: set[str] = set()
+        self._again: set[str] = set()
+        """Tournaments to carry forward once more when the pass under way is done."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._games: dict[str, str] = {}
+        """Game id -> tournament id, for the current round of each running event seen here."""
+        games.finished = self.game_finished
 
     @property
     def ttl(self) -> int:
@@ -129,19 +145,25 @@ class TournamentService:
             ServiceError: ``not_found``; ``out_of_order`` when registration is closed.
         """
         secret_part = secrets.token_urlsafe(32)
-        for _ in range(ATTEMPTS):
-            snapshot = await self._load(tournament_id)
+        snapshot = await self._load(tournament_id)
+        for attempt in range(BUSY_ATTEMPTS):
+            await _back_off(attempt)
             _check_open(snapshot)
             player_id = _new_player_id(snapshot)
             secret = f"{tournament_id}.{player_id}.{secret_part}"
+            self._seq = max(int(self.now() * 1_000_000), self._seq + 1)
             record = PlayerRecord(
                 id=player_id,
                 name=request.name,
                 secret=hash_token(secret),
-                seq=1 + max((p.seq for p in snapshot.players), default=0),
+                seq=self._seq,
                 joined=snapshot.round + 1,
             )
-            if await self.store.put_player(tournament_id, snapshot.version, record, self.ttl) == "ok":
+            # Not the whole tournament's version: only what decides whether and when the
+            # player is in (many players register at once, and none waits for another).
+            outcome = await self.store.add_player(snapshot, record, MAX_PLAYERS, self.ttl)
+            if outcome == "ok":
+                await self.announce(tournament_id)
                 return Registration(
                     tournament_id=tournament_id,
                     player_id=player_id,
@@ -149,6 +171,12 @@ class TournamentService:
                     secret=secret,
                     joins_round=record.joined,
                 )
+            if outcome == "full":
+                raise ServiceError(
+                    ErrorCode.OUT_OF_ORDER, f"registration is closed: {MAX_PLAYERS} players at most"
+                )
+            if outcome == "moved":
+                snapshot = await self._load(tournament_id)
         raise _busy()
 
     async def drop(self, tournament_id: str, player_id: str, token: str) -> None:
@@ -158,7 +186,8 @@ class TournamentService:
             ServiceError: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
             once the event is over or the player has dropped.
         """
-        for _ in range(ATTEMPTS):
+        for attempt in range(BUSY_ATTEMPTS):
+            await _back_off(attempt)
             snapshot = await self._load(tournament_id)
             player = snapshot.player(player_id)
             if player is None:
@@ -170,6 +199,7 @@ class TournamentService:
             last = snapshot.round if player.joined <= snapshot.round else 0
             dropped = _replace(player, dropped=last)
             if await self.store.put_player(tournament_id, snapshot.version, dropped, self.ttl) == "ok":
+                await self.announce(tournament_id)
                 return
         raise _busy()
 
@@ -197,6 +227,7 @@ class TournamentService:
             fields: dict[str, bytes | str | int] = {"status": "running", "round": 1, "rounds": rounds}
             fields[round_field(1)] = encode(first)
             if await self.store.update(snapshot, fields, self.ttl, running="add") == "ok":
+                await self.announce(tournament_id)
                 self.kick(tournament_id)
                 return await self.get(tournament_id)
         raise _busy()
@@ -219,6 +250,7 @@ class TournamentService:
             else:
                 outcome = await self.store.update(snapshot, {"rounds": snapshot.round}, self.ttl)
             if outcome == "ok":
+                await self.announce(tournament_id)
                 self.kick(tournament_id)
                 return await self.get(tournament_id)
         raise _busy()
@@ -234,33 +266,7 @@ class TournamentService:
         return Tournament(summary=_summary(snapshot), players=players)
 
     async def standings(self, tournament_id: str) -> Standings:
-        snapshot = await self._load(tournament_id)
-        history = snapshot.history()
-        lines = tuple(
-            StandingLine(
-                rank=line.rank,
-                player_id=line.id,
-                name=line.name,
-                match_points=line.match_points,
-                wins=line.wins,
-                draws=line.draws,
-                losses=line.losses,
-                byes=line.byes,
-                match_win=float(line.match_win),
-                opponents_match_win=float(line.opponents_match_win),
-                game_win=float(line.game_win),
-                opponents_game_win=float(line.opponents_game_win),
-                dropped=line.dropped,
-            )
-            for line in rank(snapshot.entrants(), history)
-        )
-        return Standings(
-            tournament_id=tournament_id,
-            round=snapshot.round,
-            complete_rounds=sum(1 for r in history if r.complete),
-            final=snapshot.status == "finished",
-            lines=lines,
-        )
+        return standings_of(await self._load(tournament_id))
 
     async def pairings(self, tournament_id: str, number: int) -> Pairings:
         """Round ``number``'s tables.
@@ -268,16 +274,21 @@ class TournamentService:
         Raises:
             ServiceError: ``not_found``: no such tournament, or the round is not paired.
         """
-        snapshot = await self._load(tournament_id)
-        played = snapshot.played(number)
-        if played is None:
+        paired = pairings_of(await self._load(tournament_id), number)
+        if paired is None:
             raise ServiceError(ErrorCode.NOT_FOUND, f"round {number} is not paired")
-        names = {p.id: p.name for p in snapshot.players}
-        tables = tuple(_paired_table(snapshot, number, table, names) for table in played.tables)
-        byes = tuple(TableSeat(seat=0, player_id=p, name=names[p]) for p in played.byes)
-        return Pairings(
-            tournament_id=tournament_id, round=number, tables=tables, byes=byes, complete=played.complete
-        )
+        return paired
+
+    async def follower(self, tournament_id: str, secret: str | None) -> str | None:
+        """The player id a follower's secret proves (None for a watcher without one).
+
+        Raises:
+            ServiceError: ``not_found``; ``unauthorized``: the secret is no player's.
+        """
+        if secret is None:
+            await self._load(tournament_id)
+            return None
+        return (await self.my_table(tournament_id, secret)).player_id
 
     async def my_table(self, tournament_id: str, token: str) -> MyTable:
         """Where the secret's player plays now (read without loading the whole tournament:
@@ -337,27 +348,43 @@ class TournamentService:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
+    def game_finished(self, game_id: str) -> None:
+        """A game ended here: if it is a table of a running event, record it now."""
+        tournament_id = self._games.pop(game_id, None)
+        if tournament_id is not None:
+            self.kick(tournament_id)
+
     async def advance(self, tournament_id: str) -> None:
-        """Do every step the tournament is ready for (this process does one tournament at a time)."""
+        """Do every step the tournament is ready for (this process does one tournament at a
+        time: a call meanwhile makes the pass under way look once more when it is done)."""
         if tournament_id in self._busy:
+            self._again.add(tournament_id)
             return
         self._busy.add(tournament_id)
         try:
-            for _ in range(ATTEMPTS):
-                snapshot = await self.store.load(tournament_id)
-                if snapshot is None:
-                    await self.store.forget_running(tournament_id)
-                    return
-                if snapshot.status != "running" or not await self._step(snapshot):
+            while True:
+                self._again.discard(tournament_id)
+                await self._advance(tournament_id)
+                if tournament_id not in self._again:
                     return
         finally:
             self._busy.discard(tournament_id)
+
+    async def _advance(self, tournament_id: str) -> None:
+        for _ in range(ATTEMPTS):
+            snapshot = await self.store.load(tournament_id)
+            if snapshot is None:
+                await self.store.forget_running(tournament_id)
+                return
+            if snapshot.status != "running" or not await self._step(snapshot):
+                return
 
     async def _step(self, snapshot: TournamentSnapshot) -> bool:
         """Seat, record, pair or finish; whether to read the tournament again and go on."""
         number = snapshot.round
         played = snapshot.played(number)
         assert played is not None
+        self._remember_games(snapshot, number)
         await self._seat_all(snapshot, number, played)
         played = await self._record_results(snapshot, number, played)
         if not played.complete:
@@ -368,13 +395,27 @@ class TournamentService:
             config.format, entrants, after, config.players_per_table, seed
         ):
             fields: dict[str, bytes | str | int] = {"status": "finished", "finished": repr(self.now())}
-            return await self.store.update(snapshot, fields, self.ttl, running="remove") == "moved"
+            outcome = await self.store.update(snapshot, fields, self.ttl, running="remove")
+            if outcome == "ok":
+                await self.announce(snapshot.id)
+            return outcome == "moved"
         history = [*snapshot.history()[:-1], played]
         paired = await asyncio.to_thread(
             pair_round, config.format, entrants, history, after, config.players_per_table, seed
         )
         fields = {"round": after, round_field(after): encode(paired)}
-        return await self.store.update(snapshot, fields, self.ttl) in ("ok", "moved")
+        outcome = await self.store.update(snapshot, fields, self.ttl)
+        if outcome == "ok":
+            await self.announce(snapshot.id)
+        return outcome in ("ok", "moved")
+
+    def _remember_games(self, snapshot: TournamentSnapshot, number: int) -> None:
+        prefix = f"{number}:"
+        for name, game_id in snapshot.games.items():
+            if name.startswith(prefix) and name not in snapshot.results:
+                self._games[game_id] = snapshot.id
+        if len(self._games) > 4 * MAX_PLAYERS:
+            self._games.clear()  # rounds long over: their games are recorded by the runner anyway
 
     async def _seat_all(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
         waiting = [t for t in played.tables if snapshot.game_of(number, t) is None]
@@ -406,7 +447,10 @@ class TournamentService:
         created = await self.games.create(request)
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
-        if held != created.game_id:
+        if held == created.game_id:
+            self._games[created.game_id] = snapshot.id
+            await self.announce(snapshot.id)
+        else:
             log.warning(
                 "tournament %s round %s table %s: game %s created after %s took the table",
                 snapshot.id, number, table.number, created.game_id, held,
@@ -427,6 +471,7 @@ class TournamentService:
             held = await self.store.record(snapshot.id, number, table.number, result, self.ttl)
             if held is not None:
                 played = played.with_result(table.number, held)
+                await self.announce(snapshot.id)
         return played
 
     async def _result_of(self, game_id: str, seats: int) -> Result:
@@ -482,6 +527,85 @@ class TournamentService:
             engine.setup(game, 0, self.games.catalog)
         except (RuleError, UnknownSetError, KeyError) as error:
             raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+
+
+async def _back_off(attempt: int) -> None:
+    """Nothing before the first attempt; then up to 5 ms per attempt made, at random."""
+    if attempt:
+        await asyncio.sleep(random.uniform(0, 0.005 * min(attempt, 20)))
+
+
+async def _quiet(tournament_id: str) -> None:
+    """Announce nothing (a service without followers)."""
+
+
+def standings_of(snapshot: TournamentSnapshot) -> Standings:
+    """The standings at the snapshot: every result recorded so far counts."""
+    history = snapshot.history()
+    lines = tuple(
+        StandingLine(
+            rank=line.rank,
+            player_id=line.id,
+            name=line.name,
+            match_points=line.match_points,
+            wins=line.wins,
+            draws=line.draws,
+            losses=line.losses,
+            byes=line.byes,
+            match_win=float(line.match_win),
+            opponents_match_win=float(line.opponents_match_win),
+            game_win=float(line.game_win),
+            opponents_game_win=float(line.opponents_game_win),
+            dropped=line.dropped,
+        )
+        for line in rank(snapshot.entrants(), history)
+    )
+    return Standings(
+        tournament_id=snapshot.id,
+        round=snapshot.round,
+        complete_rounds=sum(1 for r in history if r.complete),
+        final=snapshot.status == "finished",
+        lines=lines,
+    )
+
+
+def pairings_of(snapshot: TournamentSnapshot, number: int) -> Pairings | None:
+    """Round ``number``'s tables at the snapshot, or None when it is not paired."""
+    played = snapshot.played(number)
+    if played is None:
+        return None
+    names = {p.id: p.name for p in snapshot.players}
+    tables = tuple(_paired_table(snapshot, number, table, names) for table in played.tables)
+    byes = tuple(TableSeat(seat=0, player_id=p, name=names[p]) for p in played.byes)
+    return Pairings(
+        tournament_id=snapshot.id, round=number, tables=tables, byes=byes, complete=played.complete
+    )
+
+
+def table_in(snapshot: TournamentSnapshot, seats: dict[str, tuple[str, int, str]], player_id: str) -> MyTable:
+    """Where a player plays at the snapshot, given the current round's seats by player id
+    (the same answer as :meth:`TournamentService.my_table`)."""
+    number = snapshot.round
+
+    def table(status: TableStatus, **found: Any) -> MyTable:
+        return MyTable(tournament_id=snapshot.id, player_id=player_id, status=status, round=number, **found)
+
+    player = snapshot.player(player_id)
+    if snapshot.status != "running" or player is None:
+        return table("registered" if snapshot.status == "registering" else "finished")
+    if player.dropped is not None:
+        return table("dropped")
+    paired = snapshot.pairings.get(number)
+    if paired is None or player_id in paired.byes:
+        return table("bye" if paired is not None else "waiting")
+    mine = next((t for t in paired.tables if player_id in t.players), None)
+    seat = seats.get(player_id)
+    if mine is None or seat is None:
+        return table("waiting", table=None if mine is None else mine.number)
+    if table_field(number, mine.number) in snapshot.results:
+        return table("waiting")
+    game_id, seat_number, token = seat
+    return table("playing", table=mine.number, game_id=game_id, seat=seat_number, token=token)
 
 
 def _config(request: CreateTournament) -> TournamentConfig:

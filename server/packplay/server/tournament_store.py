@@ -190,6 +190,20 @@ local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
     + "return {'ok', tostring(new)}"
 )
 
+# ARGV: ttl, status, round, player id, record, most players
+_ADD_PLAYER = Script(
+    """
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then return 'missing' end
+if status ~= ARGV[2] or redis.call('HGET', KEYS[1], 'round') ~= ARGV[3] then return 'moved' end
+if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[6]) then return 'full' end
+if redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[5]) == 0 then return 'taken' end
+redis.call('HINCRBY', KEYS[1], 'version', 1)
+"""
+    + _EXPIRE
+    + "return 'ok'"
+)
+
 # ARGV: ttl, expected version, tournament id, created, running ('add', 'remove' or ''), then
 #       field, value pairs of the tournament hash
 _SET = Script(
@@ -320,6 +334,17 @@ class TournamentStore:
         reply = await self._run(_PUT_PLAYER, tournament_id, [ttl, expected, player.id, encode(player)])
         return _outcome(reply)
 
+    async def add_player(
+        self, snapshot: TournamentSnapshot, player: PlayerRecord, most: int, ttl: int
+    ) -> Literal["ok", "moved", "missing", "full", "taken"]:
+        """Register a new player if the tournament's status and round are still the
+        snapshot's (not its whole version: registrations do not race each other), there is
+        room, and the id is free. Bumps the version, so that a step computed before it
+        (the start) is computed again with the player."""
+        args = [ttl, snapshot.status, snapshot.round, player.id, encode(player), most]
+        reply = await self._run(_ADD_PLAYER, snapshot.id, args)
+        return bytes(reply).decode()  # type: ignore[return-value]
+
     async def update(
         self,
         snapshot: TournamentSnapshot,
@@ -385,6 +410,21 @@ class TournamentStore:
             return None
         game_id, seat, token = raw.decode().split(" ")
         return game_id, int(seat), token
+
+    async def round_seats(self, tournament_id: str, round_number: int) -> dict[str, tuple[str, int, str]]:
+        """Player id -> (game id, seat, seat token) of every player seated in a round so far."""
+        raw = await self.pipeline.call("HGETALL", keys.tournament_seats(tournament_id))
+        prefix = f"{round_number}:".encode()
+        seated: dict[str, tuple[str, int, str]] = {}
+        for name, value in _pairs(raw).items():
+            if name.startswith(prefix):
+                game_id, seat, token = value.decode().split(" ")
+                seated[name[len(prefix) :].decode()] = (game_id, int(seat), token)
+        return seated
+
+    async def announce(self, tournament_id: str) -> None:
+        """Tell every server process that the tournament changed (they tell its followers)."""
+        await self.pipeline.call("PUBLISH", keys.tournament_news(tournament_id), b"changed")
 
     async def running(self, limit: int = 1000) -> list[str]:
         """Ids of the tournaments between start and finish, oldest first."""

@@ -29,6 +29,7 @@ from packplay.server.session import (
     CatchUp,
     Close,
     Effect,
+    FollowTournament,
     Outgoing,
     Phase,
     Session,
@@ -144,6 +145,7 @@ class Connection:
         "_writing",
         "closing",
         "encoding",
+        "following",
         "last_frame",
         "limit",
         "outbox",
@@ -164,6 +166,8 @@ class Connection:
         self.limit = runtime.settings.send_queue
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
+        self.following: str | None = None
+        """The tournament this connection follows."""
         self.last_frame = time.monotonic()
         """When the client last sent a frame (the runtime closes connections silent too long)."""
         self._writing = False
@@ -185,6 +189,10 @@ class Connection:
     def resync(self) -> None:
         self._follow(self.session.resync())
 
+    def tell(self, message: ServerMessage) -> None:
+        """Send a tournament's message (from the process's tournament feeds)."""
+        self._out(message)
+
     def stop(self, reason: str, code: CloseCode = CloseCode.SERVICE_RESTART) -> None:
         self._end(Close(code, reason))
 
@@ -201,7 +209,7 @@ class Connection:
     def _follow(self, outgoing: list[Outgoing]) -> None:
         """Send what the session says at once; a request it makes runs as a task of its own."""
         for index, out in enumerate(outgoing):
-            if isinstance(out, Authenticate | Watch | CatchUp | Submit):
+            if isinstance(out, Authenticate | Watch | CatchUp | Submit | FollowTournament):
                 asyncio.create_task(self._carry_out(outgoing[index:]))
                 return
             self._out(out)
@@ -221,6 +229,8 @@ class Connection:
             if self._deadline is not None:
                 self._deadline.cancel()
             await self._unwatch()
+            if self.following is not None:
+                self.runtime.feeds.unfollow(self, self.following)
             self.runtime.connections.discard(self)
             self.runtime.metrics.connections.dec()
             self._stopped.set_result(None)
@@ -263,7 +273,7 @@ class Connection:
         for out in outgoing:
             if self.closing is not None:
                 return
-            if isinstance(out, Authenticate | Watch | CatchUp | Submit):
+            if isinstance(out, Authenticate | Watch | CatchUp | Submit | FollowTournament):
                 self._busy += 1
                 try:
                     await self._carry_out(await self._effect(out))
@@ -409,6 +419,14 @@ class Connection:
             return self.session.answered(effect.act, await self._submit(effect))
         if isinstance(effect, Watch):
             return await self._watch(effect)
+        if isinstance(effect, FollowTournament):
+            self.following = effect.tournament_id
+            try:
+                await self.runtime.feeds.follow(self, effect.tournament_id, effect.secret, effect.watch)
+            except BaseException:
+                self.following = None
+                raise
+            return []
         assert isinstance(effect, CatchUp)
         return await self._catch_up(effect.game_id, effect.audience, effect.since)
 

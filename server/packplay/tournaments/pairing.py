@@ -5,8 +5,10 @@
 the bye (with an odd count) to one of those who have had the fewest byes; no rematch
 while one can be avoided; the bye to the lowest score among them; the closest match
 points (squared differences); then a seeded random choice among equal pairings. Large
-events first try a matching restricted to nearby standings (much faster) and fall back
-to the complete graph when that one repeats a meeting or a bye.
+events first try matchings in blocks of 32 consecutive standings (the bye in the last
+block), then one over the whole event restricted to nearby standings, and fall back to
+the complete graph when that one too repeats a meeting or a bye: the blossom algorithm
+takes time cubic in the entrants, so blocks pair 256 entrants some twenty times faster.
 
 **Tables of three and more** (Mishra's Factory, Wedding Planner). Entrants in order of
 standing are cut into tables of at most ``table_size`` and at least three seats, sizes
@@ -43,6 +45,8 @@ NOISE = 16
 WINDOW = 24
 """Large Swiss events first pair each entrant only with those this close in the standings."""
 WINDOW_FROM = 64
+BLOCK = 32
+"""Large Swiss events first pair blocks of this many consecutive standings (an even number)."""
 SWAP_PASSES = 50
 Pair = tuple[str, str]
 Met = Counter[frozenset[str]]
@@ -118,10 +122,28 @@ def swiss_pairs(
 ) -> tuple[list[Pair], str | None]:
     """Pairs of ``order`` (best standing first) and the entrant with the bye, if any."""
     if len(order) > WINDOW_FROM:
+        found = _blocked(order, points, met, had, rng)
+        if not _repeats(found, met, had, order):
+            return found
         found = _matching(order, points, met, had, rng, WINDOW)
         if not _repeats(found, met, had, order):
             return found
     return _matching(order, points, met, had, rng, None)
+
+
+def _blocked(
+    order: Sequence[str], points: dict[str, int], met: Met, had: Counter[str], rng: Rng
+) -> tuple[list[Pair], str | None]:
+    """Each block of :data:`BLOCK` standings matched on its own; the last one takes the rest."""
+    starts = list(range(0, len(order) - BLOCK - BLOCK // 2 + 1, BLOCK)) or [0]
+    pairs: list[Pair] = []
+    bye = None
+    for index, start in enumerate(starts):
+        end = starts[index + 1] if index + 1 < len(starts) else len(order)
+        found, block_bye = _matching(order[start:end], points, met, had, rng, WINDOW)
+        pairs += found
+        bye = bye or block_bye
+    return pairs, bye
 
 
 def group_tables(
