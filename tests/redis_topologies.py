@@ -73,7 +73,9 @@ def _start(directory: Path, *args: str) -> Node:
             "--daemonize", "no",
             "--logfile", str(log),
         ]  # fmt: skip
-        process = subprocess.Popen(command, cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            command, cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         node = Node(port, process, log)
         try:
             _until(lambda: _pings(node), f"node {port} answers PING")  # noqa: B023
@@ -82,6 +84,16 @@ def _start(directory: Path, *args: str) -> Node:
             continue
         return node
     raise RuntimeError(f"no node started in {directory}: {log.read_text() if log.exists() else ''}")
+
+
+def restart(node: Node) -> Node:
+    """Start a stopped node again, with the same command (port, files, role)."""
+    args = [str(arg) for arg in node.process.args]  # type: ignore[union-attr]
+    directory = args[args.index("--dir") + 1]
+    process = subprocess.Popen(args, cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    again = Node(node.port, process, node.log)
+    _until(lambda: _pings(again), f"node {node.port} answers PING again")
+    return again
 
 
 def _pings(node: Node) -> bool:
@@ -150,7 +162,7 @@ class LocalCluster:
         return RedisCluster(host=HOST, port=alive.port, socket_connect_timeout=1)
 
     def wait_healthy(self, timeout: float = READY_TIMEOUT) -> None:
-        """Every live node says the cluster is ok, with ``masters`` masters, each with a live replica in sync."""
+        """Every live node says the cluster is ok; ``masters`` masters, each with a replica in sync."""
         _until(self._healthy, "the cluster is ok with a replica in sync per master", timeout)
 
     def _healthy(self) -> bool:
@@ -208,13 +220,7 @@ class LocalCluster:
     def restart(self, node: Node) -> Node:
         """Start a killed node again on its port and files: it rejoins as a replica."""
         index = self.nodes.index(node)
-        directory = Path(self._dir.name if self._dir else ".") / str(index)
-        args = node.process.args[1:]  # type: ignore[index]
-        process = subprocess.Popen(
-            [find_binary(), *args], cwd=directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        self.nodes[index] = Node(node.port, process, node.log)
-        _until(lambda: _pings(self.nodes[index]), f"node {node.port} answers PING")
+        self.nodes[index] = restart(node)
         return self.nodes[index]
 
     def stop(self) -> None:
@@ -224,7 +230,11 @@ class LocalCluster:
             self._dir.cleanup()
 
     def __enter__(self) -> LocalCluster:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
@@ -274,9 +284,8 @@ class LocalSentinel:
         try:
             for sentinel in self.sentinels:
                 with sentinel.client() as client:
-                    state = client.execute_command("SENTINEL", "MASTER", self.name)
-                    fields = dict(zip(state[::2], state[1::2], strict=False))
-                    if int(fields[b"num-slaves"]) < 1 or int(fields[b"num-other-sentinels"]) < 2:
+                    state = client.sentinel_master(self.name)
+                    if int(state["num-slaves"]) < 1 or int(state["num-other-sentinels"]) < 2:
                         return False
             assert self.master is not None
             with self.master.client() as client:
@@ -288,6 +297,26 @@ class LocalSentinel:
                 )
         except (redis.RedisError, KeyError):
             return False
+
+    def restart(self, node: Node) -> Node:
+        return restart(node)
+
+    def wait_replicated(self, timeout: float = READY_TIMEOUT) -> None:
+        """The master the Sentinels name has a replica in sync."""
+        _until(self._replicated, "the current master has a replica in sync", timeout)
+
+    def _replicated(self) -> bool:
+        try:
+            port = self.current_master()
+            with redis.Redis(host=HOST, port=port, socket_connect_timeout=1) as client:
+                replication = client.info("replication")
+        except (redis.RedisError, LookupError):
+            return False
+        return replication.get("role") == "master" and any(
+            isinstance(v, dict) and v.get("state") == "online"
+            for k, v in replication.items()
+            if k.startswith("slave")
+        )
 
     def current_master(self) -> int:
         """The port of the master the Sentinels name now."""
@@ -306,7 +335,11 @@ class LocalSentinel:
             self._dir.cleanup()
 
     def __enter__(self) -> LocalSentinel:
-        return self.start()
+        try:
+            return self.start()
+        except BaseException:
+            self.stop()
+            raise
 
     def __exit__(self, *exc: object) -> None:
         self.stop()

@@ -18,9 +18,9 @@ from pathlib import Path
 import httpx
 import pytest
 import redis
+from redis_topologies import LocalCluster, backend
 
 from packplay.server.embedded_redis import EmbeddedRedis, free_port
-from redis_topologies import LocalCluster, backend
 
 TestRedis = EmbeddedRedis | LocalCluster
 

@@ -7,10 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import redis
 from support_servers import ServerProcess, TestRedis, flush, redis_server, spare_server, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.store import Store
 
 __all__ = ["redis_server", "redis_url", "servers", "spare_server", "store"]

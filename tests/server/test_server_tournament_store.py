@@ -158,7 +158,11 @@ async def test_every_key_of_a_tournament_expires(tstore: TournamentStore, privat
     await tstore.record("t1", 1, 1, Result(winners=(0,)), 100)
     client = aioredis.Redis.from_url(private_url)
     try:
-        names = [*keys.tournament_keys("t1"), keys.running_tournaments(keys.shard_of("t1")), keys.tournaments(keys.shard_of("t1"))]
+        names = [
+            *keys.tournament_keys("t1"),
+            keys.running_tournaments(keys.shard_of("t1")),
+            keys.tournaments(keys.shard_of("t1")),
+        ]
         for name in names:
             if name == keys.tournament_claims("t1"):
                 continue  # emptied by the seating: a key without fields does not exist

@@ -160,13 +160,14 @@ class Pipeline:
         self._schedule()
         return future
 
-    async def run(self, script: Script, keys_: list[str], args: list[Any]) -> Any:
-        """Run a Lua script (EVALSHA, loading it the first time a server lacks it); durable."""
+    async def run(self, script: Script, keys_: list[str], args: list[Any], durable: bool = True) -> Any:
+        """Run a Lua script (EVALSHA, loading it the first time a server lacks it); durable
+        unless told otherwise (a script that only reads)."""
         try:
-            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=True)
+            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
         except NoScriptError:
             await self.call("SCRIPT", "LOAD", script.source, route=keys_[0] if keys_ else None)
-            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=True)
+            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
 
     async def each_node(self, *args: Any) -> list[Any]:
         """One command on every master (a cluster's) or on the one Redis; the replies."""
@@ -277,6 +278,10 @@ class Pipeline:
         wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
         try:
             async with asyncio.timeout(self._timeout):
+                if not connection.is_connected:
+                    # Through connect(): a Sentinel-managed connection asks where the master is
+                    # there (sending on an unconnected one would connect to its default address).
+                    await connection.connect()
                 packed = b"".join(c.packed for c in batch)
                 await connection.send_packed_command(packed + wait if wait else packed, check_health=False)
                 for index, call in enumerate(batch):

@@ -519,7 +519,7 @@ class Store:
     async def load(self, game_id: str, watch: bool = False) -> Snapshot | None:
         """The game now; with ``watch`` this process is also sent its next entries."""
         fields, setup, state, seats = await self.pipeline.run(
-            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""]
+            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""], durable=False
         )
         if not fields or not setup:
             return None
@@ -527,7 +527,9 @@ class Store:
 
     async def watch(self, game_id: str) -> int | None:
         """This process is sent the game's next entries; the version the game is at (None: gone)."""
-        reply = await self.pipeline.run(_WATCH, list(keys.game_keys(game_id)), [self.process_id])
+        reply = await self.pipeline.run(
+            _WATCH, list(keys.game_keys(game_id)), [self.process_id], durable=False
+        )
         return None if reply == b"missing" else int(reply)
 
     async def unwatch(self, game_id: str) -> None:

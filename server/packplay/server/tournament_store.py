@@ -271,7 +271,9 @@ class TournamentStore:
 
     async def load(self, tournament_id: str) -> TournamentSnapshot | None:
         """The whole tournament at one version, or None."""
-        raw, players, games, results = await self.pipeline.run(_LOAD, list(_keys(tournament_id)), [])
+        raw, players, games, results = await self.pipeline.run(
+            _LOAD, list(_keys(tournament_id)), [], durable=False
+        )
         fields = _pairs(raw)
         if b"meta" not in fields:
             return None
