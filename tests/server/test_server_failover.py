@@ -126,11 +126,13 @@ async def check_nothing_lost(base: str, game_ids: list[str], tally: Tally) -> tu
     return len(logged), len(set(tally.played) - logged)
 
 
-def report(topology: str, tally: Tally, lost: int) -> None:
-    print(
-        f"\n{topology} failover: moves played {len(tally.played)}, failed {tally.failed}, lost {lost}"
-        f" (answered unavailable and sent again: {tally.unavailable})"
-    )
+def report(capsys: pytest.CaptureFixture[str], topology: str, tally: Tally, lost: int) -> None:
+    """The counts, on the terminal whatever the capture (CI shows them)."""
+    with capsys.disabled():
+        print(
+            f"\n{topology} failover: moves played {len(tally.played)}, failed {tally.failed}, lost {lost}"
+            f" (answered unavailable and sent again: {tally.unavailable})"
+        )
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +150,7 @@ def cluster_servers(cluster: LocalCluster, tmp_path: Path) -> Iterator[list[Serv
 
 
 async def test_a_cluster_master_killed_mid_game_loses_no_acknowledged_move(
-    cluster: LocalCluster, cluster_servers: list[ServerProcess]
+    cluster: LocalCluster, cluster_servers: list[ServerProcess], capsys: pytest.CaptureFixture[str]
 ) -> None:
     killed: list[Node] = []
 
@@ -164,7 +166,7 @@ async def test_a_cluster_master_killed_mid_game_loses_no_acknowledged_move(
 
     tally, game_ids = await play_through(cluster_servers, failover)
     logged, lost = await check_nothing_lost(cluster_servers[0].url, game_ids, tally)
-    report("cluster", tally, lost)
+    report(capsys, "cluster", tally, lost)
     assert killed and killed[0].port not in [m.port for m in cluster.master_nodes()], "a replica took over"
     assert tally.failed == 0 and lost == 0
     assert len(tally.played) == logged > KILL_AFTER
@@ -189,7 +191,7 @@ def sentinel() -> Iterator[LocalSentinel]:
 
 
 async def test_a_sentinel_failover_mid_game_loses_no_acknowledged_move(
-    sentinel: LocalSentinel, tmp_path: Path
+    sentinel: LocalSentinel, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     servers = [start_server(sentinel.url, tmp_path, **DURABLE) for _ in range(2)]
     old = sentinel.master
@@ -208,7 +210,7 @@ async def test_a_sentinel_failover_mid_game_loses_no_acknowledged_move(
     finally:
         for server in servers:
             server.stop()
-    report("sentinel", tally, lost)
+    report(capsys, "sentinel", tally, lost)
     assert sentinel.current_master() != old.port, "the replica was promoted"
     assert tally.failed == 0 and lost == 0
     assert len(tally.played) == logged > KILL_AFTER

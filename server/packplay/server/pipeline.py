@@ -281,7 +281,7 @@ class Pipeline:
                 if not connection.is_connected:
                     # Through connect(): a Sentinel-managed connection asks where the master is
                     # there (sending on an unconnected one would connect to its default address).
-                    await connection.connect()
+                    await connection.connect()  # type: ignore[no-untyped-call]
                 packed = b"".join(c.packed for c in batch)
                 await connection.send_packed_command(packed + wait if wait else packed, check_health=False)
                 for index, call in enumerate(batch):

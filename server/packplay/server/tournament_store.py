@@ -1,6 +1,6 @@
 """Tournaments in Redis: every step of an event is one script that compares and sets its version.
 
-A tournament is six keys sharing the hash tag ``{<tournament id>}`` (see
+A tournament is six keys sharing the hash tag of its id's shard (see
 :mod:`packplay.server.keys`): a hash with its meta, status, version, current round and
 each round's pairing; its players; the game of each table; each player's seat token of
 each round; each table's result; the claims on tables whose game is being created.
