@@ -24,7 +24,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from packplay.server import keys
 from packplay.server.store import Store
@@ -84,12 +84,14 @@ class Fanout:
         while True:
             try:
                 await self._session(catch_up=not first)
-            except (RedisError, OSError, Resubscribe, TimeoutError) as error:
+            except (RedisError, RedisClusterException, OSError, Resubscribe, TimeoutError) as error:
                 # Entries sent meanwhile are lost here: once subscribed again, every live
                 # table reads what it missed from the log.
                 log.warning(
                     "pub/sub subscription lost (%s); subscribing again", error or type(error).__name__
                 )
+            except Exception:
+                log.exception("the pub/sub subscriber failed; subscribing again")
             first = False
             self._subscribed.clear()
             await self._close()
@@ -177,7 +179,7 @@ class Fanout:
     async def _refresh_slots(self) -> None:
         client = self._store.redis
         if isinstance(client, RedisCluster):
-            with contextlib.suppress(RedisError, OSError):
+            with contextlib.suppress(RedisError, RedisClusterException, OSError):
                 await client.nodes_manager.initialize()
 
     async def _resync(self) -> None:

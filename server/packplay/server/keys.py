@@ -19,7 +19,18 @@ stored under the old one. A new key must either carry the tag of its game or tou
 (``game_key(game_id, suffix)``, ``tournament_key(tournament_id, suffix)``), or exist once
 per shard (``shard_key(shard, name)``) when a script writes it beside a game's keys; a
 key that is only read or written by plain commands, never inside a script with other
-keys, may be global.
+keys, may be global. For example, a limit kept per seat of a game belongs with the game
+(``game_key(game_id, "limits")``); a limit per client or address that the create script
+checks must live in the shard of the game being created
+(``shard_key(shard_of(game_id), "limits:create") + ":" + client``, a key of that shard's
+tag), or be checked by a plain command before the script runs.
+
+Former names, for reference: ``pp:game:{<game id>}[:<suffix>]`` is now
+``pp:game:{<shard tag>}:<game id>[:<suffix>]`` (same suffixes), ``pp:tour:{<id>}...`` is
+``pp:tour:{<shard tag>}:<id>...``; ``pp:lobby[:<game>]``, ``pp:games``, ``pp:clocks``,
+``pp:tournaments`` and ``pp:tournaments:running`` are ``pp:<name>:{<shard tag>}[:<game>]``,
+one per shard; the process channel ``pp:proc:<process id>`` is
+``pp:proc:{<shard tag>}:<process id>``, one per shard.
 """
 
 from __future__ import annotations

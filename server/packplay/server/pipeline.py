@@ -43,6 +43,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
+    RedisClusterException,
     RedisError,
     ResponseError,
     TryAgainError,
@@ -202,6 +203,9 @@ class Pipeline:
                 await self._exchange("", batch)
             else:
                 await self._send_by_node(batch)
+        except Exception as error:  # never leave a caller waiting for a batch that went wrong
+            log.exception("a batch of %d commands failed", len(batch))
+            _fail(batch, error)
         finally:
             self._busy -= 1
             if self._queue:
@@ -220,14 +224,14 @@ class Pipeline:
         if not self._cluster.nodes_manager.slots_cache:
             try:
                 await self._cluster.initialize()  # the slot map, read once (then on redirections)
-            except (RedisError, OSError) as error:
+            except (RedisError, RedisClusterException, OSError) as error:
                 _fail(batch, error)
                 return
         groups: dict[str, tuple[ClusterNode, list[_Call]]] = {}
         for call in batch:
             try:
                 node = self._node(call.slot)
-            except RedisError as error:  # a slot no node serves (a failover under way)
+            except (RedisError, RedisClusterException) as error:  # a slot no node serves (a failover)
                 _fail([call], error)
                 self._refresh()
                 continue
@@ -255,7 +259,7 @@ class Pipeline:
         assert self._cluster is not None
         try:
             await self._cluster.nodes_manager.initialize()
-        except (RedisError, OSError) as error:
+        except (RedisError, RedisClusterException, OSError) as error:
             log.warning("reading the cluster's slot map failed: %s", error)
             await asyncio.sleep(0.2)
 
