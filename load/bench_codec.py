@@ -2,10 +2,10 @@
 
     python load/bench_codec.py [--seconds 0.5]
 
-A typical view is the ``view`` message a pending seat receives halfway through a
+A typical view is the 'view' message a pending seat receives halfway through a
 random game played by the real engine (with its legal actions). The last column
 shows msgspec's own MessagePack codec for reference; the protocol uses the
-``msgpack`` package (msgpack.packb of msgspec.to_builtins, then msgspec.convert).
+'msgpack' package (msgpack.packb of msgspec.to_builtins, then msgspec.convert).
 """
 
 from __future__ import annotations

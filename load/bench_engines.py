@@ -3,9 +3,9 @@
     python load/bench_engines.py [--games 40]
 
 For every game at its smallest and largest player count, random legal games are
-played from fixed seeds, and each step is timed: ``setup`` (opening the boosters and
-dealing), ``apply`` (one action, on the engine's own copy), ``legal`` (the legal
-actions of the acting seat), ``view`` (one audience's view with its card table, every
+played from fixed seeds, and each step is timed: 'setup' (opening the boosters and
+dealing), 'apply' (one action, on the engine's own copy), 'legal' (the legal
+actions of the acting seat), 'view' (one audience's view with its card table, every
 audience counted) and the state's size as stored (without its card table, which is
 stored once per game). Figures are microseconds per call; compare them as ratios
 between runs of this script, never as absolute numbers between machines.

@@ -13,16 +13,16 @@ of your own (a ``redis+cluster://`` URL included). Those runs measure Packplay a
 
 Closed loop: N concurrent Day vs Night games, both seats connected, one move in flight
 per game; a move counts when both seats have their update; games that end are
-replaced. The driver is one Node process (``load/bench_moves.mjs``, on the ``ws``
+replaced. The driver is one Node process ('load/bench_moves.mjs', on the 'ws'
 package and the JavaScript SDK's helpers). The server is pinned to one core with its
-Redis, the driver to the other (``taskset``); the relay (``load/relay.py``) runs under
+Redis, the driver to the other ('taskset'); the relay ('load/relay.py') runs under
 the same uvicorn settings as the server. Printed per system and N: moves/s, p50/p99
 move-to-every-seat latency, server and Redis CPU per move, Redis round trips and bytes
 per move, frames and bytes per move to each seat, failed actions and dropped
 connections; then server RSS per idle connection, and Redis memory per active and
 per finished game. Compare figures as ratios within one run: absolute figures drift.
 
-Needs Node 20+ (``npm ci --prefix load`` is run when ``load/node_modules`` is missing).
+Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
 
 from __future__ import annotations

@@ -7,8 +7,8 @@ test: run it by hand.
 
     python load/bench_server.py --games 50 --rounds 3
 
-The server runs as its own process (``packplay serve``) against a private Redis that
-this script starts. The clients are the public Python SDK (``packplay_clients``): a
+The server runs as its own process ('packplay serve') against a private Redis that
+this script starts. The clients are the public Python SDK ('packplay_clients'): a
 :class:`RandomBot` in every seat, all sharing one asyncio loop in this process, so on
 a small machine the figures include the clients' own CPU use.
 """

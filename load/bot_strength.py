@@ -3,8 +3,8 @@ game and player count, as a Markdown table (figures, never assertions).
 
     python load/bot_strength.py [--games 2000] [--seed 1] [--jobs 2] [--budget 16] [--out FILE]
 
-Each run is ``packplay arena GAME --players P --bots strong,OTHER``: one strong bot against
-P - 1 copies of the other, seats rotated over deals. ``--out`` also writes every run's
+Each run is 'packplay arena GAME --players P --bots strong,OTHER': one strong bot against
+P - 1 copies of the other, seats rotated over deals. '--out' also writes every run's
 JSON result, one per line.
 """
 

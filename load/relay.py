@@ -1,6 +1,6 @@
 """The floor of the hot-path benchmark: a bare Starlette WebSocket relay, no rules, no Redis.
 
-Each connection names its game and seat in the query string (``/ws?game=g&seat=0``);
+Each connection names its game and seat in the query string ('/ws?game=g&seat=0');
 every frame a seat sends is sent, unchanged, to every seat of its game, the sender
 included. That is the least any game server does per move: one small frame in, one
 small frame out to each seat. Run it under the same uvicorn settings as the server:

@@ -30,6 +30,11 @@ class ApiError(PackplayError):
     def status(self) -> int:
         return self.problem.status
 
+    @property
+    def pointer(self) -> str | None:
+        """The request member at fault (a JSON Pointer such as `/options/first_seat`), if any."""
+        return self.problem.pointer
+
 
 class ServerError(PackplayError):
     """The server answered ``hello`` or ``join`` with an ``error`` message."""

@@ -20,11 +20,13 @@ from packplay_protocol.rest import (
     PROBLEM_STATUS,
     CardRef,
     CreatedGame,
-    CreateGame,
     GameList,
     GameSnapshot,
     GameStatus,
+    GameType,
+    GameTypeList,
     Health,
+    HouseBot,
     JoinSeat,
     Problem,
     Readiness,
@@ -77,27 +79,42 @@ class RestClient:
         seed: int | None = None,
         boosters: tuple[tuple[CardRef, ...], ...] | None = None,
         seats: tuple[str, ...] | None = None,
+        house: dict[int, HouseBot] | None = None,
     ) -> CreatedGame:
         """Create a game; it starts when its last seat is taken.
 
         ``seats`` (one player name per seat) takes every seat at once: the game starts
-        and ``grants`` of the answer holds each seat's token. ``seed`` and ``boosters``
-        need a server run with ``--sandbox``.
+        and ``grants`` of the answer holds each seat's token. ``house`` (seat -> bot
+        name: ``strong``, ``random`` or ``first``) has the server play those seats;
+        ``seats`` then names the other seats only. ``seed`` and ``boosters`` need a
+        server run with ``--sandbox``.
 
         Raises:
             ApiError: ``validation_failed``, ``bad_config``, ``sandbox_disabled``.
         """
-        body = CreateGame(
-            game=game,
-            players=players,
-            sets=sets,
-            options=options or {},
-            turn_seconds=turn_seconds,
-            seed=seed,
-            boosters=boosters,
-            seats=seats,
-        )
+        fields = {
+            "sets": sets,
+            "options": options or {},
+            "turn_seconds": turn_seconds,
+            "seed": seed,
+            "boosters": boosters,
+            "seats": seats,
+            "house": [{"seat": seat, "bot": bot} for seat, bot in sorted(house.items())] if house else None,
+        }
+        body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
         return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
+
+    async def game_types(self) -> GameTypeList:
+        """Every game the server plays: player range, default sets, options, rules pages."""
+        return await self._call("GET", f"{API_PREFIX}/game-types", GameTypeList)
+
+    async def game_type(self, game: str) -> GameType:
+        """One game type.
+
+        Raises:
+            ApiError: ``not_found``.
+        """
+        return await self._call("GET", f"{API_PREFIX}/game-types/{game}", GameType)
 
     async def list_games(self, game: str | None = None, status: GameStatus | None = None) -> GameList:
         """Games matching the filters (open games by default), newest first.
@@ -135,7 +152,8 @@ class RestClient:
         return await self._call("GET", f"{API_PREFIX}/games/{game_id}", GameSnapshot, token=token)
 
     async def replay(self, game_id: str) -> Replay:
-        """The seed, setup and full action log of a finished game.
+        """The export of a finished game (format packplay.replay.1): setup, seed, the
+        explicit set-up (``deal``) and card table, the full action log and the result.
 
         Raises:
             ApiError: ``not_found``, ``game_not_over``.
@@ -269,7 +287,7 @@ class RestClient:
         path: str,
         answer: type[T],
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> T:
@@ -281,7 +299,7 @@ class RestClient:
         method: str,
         path: str,
         *,
-        body: msgspec.Struct | None = None,
+        body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
     ) -> httpx.Response:

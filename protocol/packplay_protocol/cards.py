@@ -27,8 +27,8 @@ CardId = Annotated[
 class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=False):
     """The game facts of one printed card, judged by its front face (RULES.md C-2, C-3).
 
-    ``mana_value`` is the front face's mana value (X counts 0); ``power``,
-    ``toughness`` and ``loyalty`` are strings as printed (``*``, ``1+*``).
+    `mana_value` is the front face's mana value (X counts 0); `power`,
+    `toughness` and `loyalty` are strings as printed (`*`, `1+*`).
     """
 
     set: str
@@ -72,9 +72,9 @@ class Card(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, gc=Fal
 class CardInstance(Card, frozen=True, kw_only=True, gc=False):
     """One physical card opened in a game: the card's facts plus instance fields.
 
-    ``id`` is unique in its game and drawn at random, so it reveals nothing about
+    `id` is unique in its game and drawn at random, so it reveals nothing about
     the card (RULES.md C-6). Cards without a Magic back (tokens, ad cards) have
-    ``magic_back`` false; every game sets them aside (C-1). A field at its default
+    `magic_back` false; every game sets them aside (C-1). A field at its default
     (`layout` normal, no `colors`, no `power`, not `foil`, ...) is left out on the wire:
     read a missing field as its default.
     """

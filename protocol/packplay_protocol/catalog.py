@@ -13,17 +13,21 @@ from typing import TYPE_CHECKING, Any, Union, get_args
 import msgspec
 
 from packplay_protocol.games import base_race, day_night, mishra_factory, wedding_planner
+from packplay_protocol.games.common import GameFacts
 
 _MODULES: tuple[ModuleType, ...] = (day_night, mishra_factory, wedding_planner, base_race)
 
 
 class GameTypes(msgspec.Struct, frozen=True, kw_only=True):
-    """One game's wire types: its action structs, its view struct, its event structs."""
+    """One game's wire types: its action structs, its view struct, its event structs, its
+    options struct; and its facts (title, player range, default sets)."""
 
     name: str
     actions: tuple[type[msgspec.Struct], ...]
     view: type[msgspec.Struct]
     events: tuple[type[msgspec.Struct], ...]
+    options: type[msgspec.Struct]
+    facts: GameFacts
 
 
 def tag_of(cls: type[msgspec.Struct]) -> str | None:
@@ -33,7 +37,8 @@ def tag_of(cls: type[msgspec.Struct]) -> str | None:
 
 
 def game_types(module: ModuleType) -> GameTypes:
-    """Read a game module: ``Action`` (a union), ``View`` and ``Event`` (a union).
+    """Read a game module: ``Action`` (a union), ``View``, ``Event`` (a union),
+    ``Options`` (a struct) and ``FACTS``.
 
     A module without an ``Event`` union contributes every struct it defines whose
     tag starts with ``<game>.`` and that is neither an action nor the view.
@@ -43,7 +48,9 @@ def game_types(module: ModuleType) -> GameTypes:
     view: type[msgspec.Struct] = module.View
     event_union = getattr(module, "Event", None)
     events = _members(event_union) if event_union is not None else _tagged_events(module, name, actions, view)
-    return GameTypes(name=name, actions=actions, view=view, events=events)
+    return GameTypes(
+        name=name, actions=actions, view=view, events=events, options=module.Options, facts=module.FACTS
+    )
 
 
 def _members(union: Any) -> tuple[type[msgspec.Struct], ...]:

@@ -13,14 +13,14 @@ import msgspec
 
 
 class RejectReason(StrEnum):
-    """Why an ``act`` was refused. Sent in ``rejected`` with the game's current version."""
+    """Why an `act` was refused. Sent in `rejected` with the game's current version."""
 
     STALE_VERSION = "stale_version"
     """The action was computed on an older version; fetch the view and decide again."""
     NOT_YOUR_TURN = "not_your_turn"
     """Nothing is pending for the acting seat."""
     ILLEGAL_ACTION = "illegal_action"
-    """The rules refuse the action; ``rule`` names the ruling."""
+    """The rules refuse the action; `rule` names the ruling."""
     GAME_OVER = "game_over"
     """The game has ended."""
     BAD_MESSAGE = "bad_message"
@@ -40,19 +40,19 @@ class RejectReason(StrEnum):
 
 
 class ErrorCode(StrEnum):
-    """Stable codes of ``error`` messages (WebSocket) and problem documents (REST)."""
+    """Stable codes of `error` messages (WebSocket) and problem documents (REST)."""
 
     BAD_MESSAGE = "bad_message"
     """The frame is not a valid message (bad bytes, wrong field type, missing field)."""
     UNKNOWN_TYPE = "unknown_type"
-    """The frame's ``type`` names no message of this direction."""
+    """The frame's `type` names no message of this direction."""
     FRAME_TOO_LARGE = "frame_too_large"
-    """A REST request body exceeds ``limits.max_frame_bytes`` (a WebSocket frame that does
+    """A REST request body exceeds `limits.max_frame_bytes` (a WebSocket frame that does
     closes the connection with 1009)."""
     UNSUPPORTED_VERSION = "unsupported_version"
     """No offered subprotocol is spoken by this server."""
     OUT_OF_ORDER = "out_of_order"
-    """The message is not valid now (e.g. ``act`` before ``join``, a second ``hello``)."""
+    """The message is not valid now (e.g. `act` before `join`, a second `hello`)."""
     UNAUTHORIZED = "unauthorized"
     """The token is missing, unknown or not valid for this game."""
     FORBIDDEN = "forbidden"
@@ -89,7 +89,7 @@ class CloseCode(IntEnum):
     """The server process is stopping: reconnect (to any process) and resume."""
     PROTOCOL_ERROR = 1002
     MESSAGE_TOO_BIG = 1009
-    """A frame exceeded ``limits.max_frame_bytes``; it was not read."""
+    """A frame exceeded `limits.max_frame_bytes`; it was not read."""
     INTERNAL_ERROR = 1011
     TRY_AGAIN_LATER = 1013
     """The server cannot reach its storage now; reconnect in a moment."""
@@ -98,7 +98,7 @@ class CloseCode(IntEnum):
     UNAUTHORIZED = 4001
     """Authentication failed or timed out; do not retry with the same token."""
     UNSUPPORTED_VERSION = 4002
-    """No offered subprotocol is spoken; the closing ``error`` lists what is."""
+    """No offered subprotocol is spoken; the closing `error` lists what is."""
     BAD_MESSAGES = 4003
     """Too many undecodable frames."""
     GAME_EXPIRED = 4004
@@ -108,8 +108,8 @@ class CloseCode(IntEnum):
 class DecodeError(msgspec.Struct, frozen=True, kw_only=True):
     """Why a frame did not decode. Returned by the codec, never raised.
 
-    ``action_id`` is set when the frame looked like an ``act`` with a readable id,
-    so the server can answer with ``rejected`` for that action.
+    `action_id` is set when the frame looked like an `act` with a readable id,
+    so the server can answer with `rejected` for that action.
     """
 
     code: ErrorCode

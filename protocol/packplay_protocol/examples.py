@@ -15,7 +15,7 @@ from packplay_protocol.games import base_race as br
 from packplay_protocol.games import day_night as dn
 from packplay_protocol.games import mishra_factory as mf
 from packplay_protocol.games import wedding_planner as wp
-from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
+from packplay_protocol.games.common import RESULT_REASONS, ChooseCards, GameResult, LegalActions
 from packplay_protocol.limits import DEFAULT_LIMITS
 from packplay_protocol.patch import PatchOp
 from packplay_protocol.to_client import (
@@ -227,7 +227,13 @@ def server_examples() -> dict[str, Any]:
             _base_race_view(),
             (AKOUM_HELLHOUND, CUNNING_GEYSERMAGE),
             pending=(),
-            result=GameResult(winners=(0,), draw=False, scores=(1.0, 0.0), reason="base camp found"),
+            result=GameResult(
+                winners=(0,),
+                draw=False,
+                scores=(1, 0),
+                reason="land_revealed",
+                reason_text=RESULT_REASONS["base_race"]["land_revealed"],
+            ),
             seed=90210,
         ),
         "events/day_night": _events(
@@ -291,7 +297,13 @@ def server_examples() -> dict[str, Any]:
         ),
         "game_over/base_race": GameOver(
             game_id=GAME_ID,
-            result=GameResult(winners=(0,), draw=False, scores=(1.0, 0.0), reason="base camp found"),
+            result=GameResult(
+                winners=(0,),
+                draw=False,
+                scores=(1, 0),
+                reason="land_revealed",
+                reason_text=RESULT_REASONS["base_race"]["land_revealed"],
+            ),
             replay_url=f"/v2/games/{GAME_ID}/replay",
         ),
         "error/unknown_type": Error(code=ErrorCode.UNKNOWN_TYPE, message="unknown message type 'shout'"),

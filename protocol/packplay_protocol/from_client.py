@@ -1,6 +1,6 @@
 """Messages a client sends to the server over the WebSocket.
 
-Every message is an object whose ``type`` names it. Unknown fields are ignored,
+Every message is an object whose `type` names it. Unknown fields are ignored,
 so later revisions of a version may add optional fields.
 """
 
@@ -14,23 +14,23 @@ from packplay_protocol.catalog import AnyAction
 from packplay_protocol.ids import ActionId, GameId, PlayerToken, Version
 
 Role = Literal["player", "spectator"]
-Nonce = Annotated[str, msgspec.Meta(max_length=64, description="Echoed back in ``pong``.")]
+Nonce = Annotated[str, msgspec.Meta(max_length=64, description="Echoed back in `pong`.")]
 
 
 class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="type"):
-    """The first message of a connection. ``token`` authenticates a seat; spectators omit it."""
+    """The first message of a connection. `token` authenticates a seat; spectators omit it."""
 
     client: Annotated[str, msgspec.Meta(max_length=100)] = ""
-    """The client's name and version, for the server's logs (e.g. ``packplay-js/1.2``)."""
+    """The client's name and version, for the server's logs (e.g. `packplay-js/1.2`)."""
     token: PlayerToken | None = None
 
 
 class Join(msgspec.Struct, frozen=True, kw_only=True, tag="join", tag_field="type"):
     """Watch or play one game; a connection joins at most one game.
 
-    As ``player`` the hello token must hold a seat of ``game_id``. The server answers
-    with a ``view``; when ``from_version`` is given (resuming after a reconnect), with
-    the ``events`` after it first, as far as the game's log reaches back.
+    As `player` the hello token must hold a seat of `game_id`. The server answers
+    with a `view`; when `from_version` is given (resuming after a reconnect), with
+    the `events` after it first, as far as the game's log reaches back.
     """
 
     game_id: GameId
@@ -39,9 +39,9 @@ class Join(msgspec.Struct, frozen=True, kw_only=True, tag="join", tag_field="typ
 
 
 class Act(msgspec.Struct, frozen=True, kw_only=True, tag="act", tag_field="type"):
-    """Play ``action`` for the connection's seat.
+    """Play `action` for the connection's seat.
 
-    ``version`` is the game version the action was decided on. ``action_id`` makes
+    `version` is the game version the action was decided on. `action_id` makes
     the message idempotent: resending it gets the same answer and applies once.
     """
 
@@ -51,7 +51,7 @@ class Act(msgspec.Struct, frozen=True, kw_only=True, tag="act", tag_field="type"
 
 
 class Resume(msgspec.Struct, frozen=True, kw_only=True, tag="resume", tag_field="type"):
-    """Send again the events after ``from_version``, then the view (e.g. after noticing a gap)."""
+    """Send again the events after `from_version`, then the view (e.g. after noticing a gap)."""
 
     from_version: Version
 

@@ -15,7 +15,7 @@ from packplay_protocol.version import API_PREFIX, PROTOCOL_VERSION
 _REF = "#/components/schemas/"
 _SECURITY_SCHEMES = {"seat": "playerToken", "tournament": "tournamentToken"}
 _UNEXPECTED = {
-    "description": "Problem (rate_limited, internal, unavailable, ...)",
+    "description": "Any other problem (a proxy's, say): a problem document when the body is one",
     "content": {rest.PROBLEM_MEDIA_TYPE: {"schema": {"$ref": f"{_REF}Problem"}}},
 }
 _DESCRIPTION = (
@@ -67,12 +67,31 @@ def openapi_document(server_version: str = "0.1.0") -> dict[str, Any]:
 
 def _components() -> dict[str, Any]:
     comps = schemas.components_for(_body_types())
-    return {name: schemas.with_refs(schema, _REF) for name, schema in comps.items()}
+    sent_only = set(comps) - set(schemas.components_for(_body_types(requests=True)))
+    return {
+        name: _one_of(schemas.with_refs(_all_required(schema) if name in sent_only else schema, _REF))
+        for name, schema in comps.items()
+    }
 
 
-def _body_types() -> list[Any]:
+def _all_required(schema: dict[str, Any]) -> dict[str, Any]:
+    """A schema the server alone sends, and always whole: a field with a default is still
+    always present, so it is required (code generators then type it as present)."""
+    if "properties" not in schema or schema.get("title") not in _ALWAYS_SENT_TITLES():
+        return schema
+    return schema | {"required": list(schema["properties"])}
+
+
+@cache
+def _ALWAYS_SENT_TITLES() -> frozenset[str]:
+    return frozenset(schemas.title_of(name) for name in schemas.always_sent())
+
+
+def _body_types(requests: bool = False) -> list[Any]:
     roots = schemas.schema_set().roots
-    bodies = [r.request for r in rest.ROUTES] + [p.body for r in rest.ROUTES for p in r.replies]
+    bodies = [r.request for r in rest.ROUTES]
+    if not requests:
+        bodies += [p.body for r in rest.ROUTES for p in r.replies]
     return [b for b in dict.fromkeys(bodies) if b is not None and b in roots]
 
 
@@ -102,7 +121,26 @@ def _operation(route: rest.Route) -> dict[str, Any]:
         op["security"] = [{scheme: []}]
     elif route.auth == "optional":
         op["security"] = [{scheme: []}, {}]
-    return op
+    else:
+        op["security"] = []  # public: no credential at all
+    with_one_of: dict[str, Any] = _one_of(op)
+    return with_one_of
+
+
+def _one_of(schema: Any) -> Any:
+    """``schema`` with each union told apart by a discriminator as a ``oneOf``.
+
+    msgspec writes tagged unions as ``anyOf`` with a discriminator; their members exclude
+    each other (each has its own tag), and OpenAPI tools expect ``oneOf`` beside a
+    discriminator."""
+    if isinstance(schema, dict):
+        out = {k: _one_of(v) for k, v in schema.items()}
+        if "discriminator" in out and "anyOf" in out:
+            out["oneOf"] = out.pop("anyOf")
+        return out
+    if isinstance(schema, list):
+        return [_one_of(v) for v in schema]
+    return schema
 
 
 def _parameter(param: rest.Param) -> dict[str, Any]:

@@ -1,19 +1,24 @@
-"""REST bodies of the ``/v2`` lobby API, and the route table the server implements.
+"""REST bodies of the `/v2` lobby API, and the route table the server implements.
 
-The OpenAPI document is generated from ``ROUTES``; the server mounts exactly
-these routes. Errors are problem documents (RFC 9457) with a stable ``code``.
+The OpenAPI document is generated from `ROUTES`; the server mounts exactly
+these routes. Errors are problem documents (RFC 9457) with a stable `code`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
 import msgspec
 
+from packplay_protocol import catalog, rules
+from packplay_protocol.audit import REPLAY_FORMAT, AnyDeal, ReplayFormat
+from packplay_protocol.cards import CardId, CardInstance
 from packplay_protocol.catalog import AnyAction
 from packplay_protocol.errors import ErrorCode
+from packplay_protocol.games import base_race, day_night, mishra_factory, wedding_planner
 from packplay_protocol.games.common import GameResult
 from packplay_protocol.ids import (
     ActionId,
@@ -43,8 +48,12 @@ from packplay_protocol.tournaments import (
 from packplay_protocol.version import API_PREFIX
 
 GameStatus = Literal["open", "playing", "over"]
-"""``open`` waits for players, ``playing`` started when every seat was taken."""
+"""`open` waits for players, `playing` started when every seat was taken."""
 Players = Annotated[int, msgspec.Meta(ge=1, le=16)]
+RulesPage = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$")]
+"""A page of the rules reference: `common`, or a game's name."""
+RulesLanguage = Annotated[str, msgspec.Meta(pattern="^[a-z]{2}$")]
+"""A language of the rules reference: `en`, `fr` or `es`."""
 TurnSeconds = Annotated[float, msgspec.Meta(gt=0, le=86400)]
 
 
@@ -56,31 +65,139 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
     foil: bool = False
 
 
-class CreateGame(msgspec.Struct, frozen=True, kw_only=True):
-    """Create a game. `sets` empty means the game's default sets.
+HouseBot = Literal["random", "first", "strong"]
+"""The bots the server can seat: `strong` searches sampled deals from what its seat sees,
+`random` plays a random legal action, `first` the first legal one."""
+
+
+class HouseSeat(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat the server plays itself, with the built-in bot `bot`."""
+
+    seat: Seat
+    bot: HouseBot = "strong"
+
+
+class _CreateGameBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="game"):
+    """What every create-game body has besides `game`, `players` and `options`."""
+
+    sets: tuple[SetCode, ...] = ()
+    turn_seconds: TurnSeconds | None = None
+    seed: Seed | None = None
+    boosters: tuple[tuple[CardRef, ...], ...] | None = None
+    seats: tuple[PlayerName, ...] | None = None
+    house: tuple[HouseSeat, ...] = ()
+
+    @property
+    def game(self) -> str:
+        """The game's name: this body's `game` tag."""
+        return str(self.__struct_config__.tag)
+
+    def _check(self, players: int, options: Any) -> None:
+        options.check(players)
+        house = [seat.seat for seat in self.house]
+        if len(set(house)) != len(house):
+            raise ValueError("Expected distinct seats: a seat is listed twice - at `$.house`")
+        if any(seat >= players for seat in house):
+            raise ValueError(f"Expected seats of this game, seats 0 to {players - 1} - at `$.house`")
+        if len(house) >= players:
+            raise ValueError(
+                "Expected fewer house seats: leave at least one seat for a player - at `$.house`"
+            )
+        named = players - len(house)
+        if self.seats is not None and len(self.seats) != named:
+            whose = " the house does not play" if house else ""
+            raise ValueError(f"Expected a player name for each of the {named} seats{whose} - at `$.seats`")
+
+
+_CREATE_GAME_DOC = """Create a {title} game. `sets` empty means the game's default sets.
 
     `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
     booster the game opens) are accepted only by a sandbox server. `seats`, one player
     name per seat, takes every seat at once: the game starts right away and the answer
     holds every seat's token (for an organizer seating a table, or one client playing
     several seats); without it the game waits in the lobby for its seats to be taken.
+
+    `house` lists seats the server plays itself (the house), each with a built-in bot:
+    those seats are taken at once, at least one seat stays for a player, and `seats`
+    then names only the other seats, in seat order. A player alone creates a game with
+    the house in every other seat and takes the last seat: the game starts at once.
+    The house plays through the same rules and turn clock as any player, and decides
+    from what its seat is sent, never more.
     """
 
-    game: GameName
-    players: Players
-    sets: tuple[SetCode, ...] = ()
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
-    turn_seconds: TurnSeconds | None = None
-    seed: Seed | None = None
-    boosters: tuple[tuple[CardRef, ...], ...] | None = None
-    seats: tuple[PlayerName, ...] | None = None
+
+class CreateDayNightGame(_CreateGameBase, frozen=True, kw_only=True, tag="day_night"):
+    __doc__ = _CREATE_GAME_DOC.format(title=day_night.FACTS.title)
+
+    players: Annotated[int, msgspec.Meta(ge=day_night.FACTS.min_players, le=day_night.FACTS.max_players)]
+    options: day_night.Options = msgspec.field(default_factory=day_night.Options)
+
+    def __post_init__(self) -> None:
+        self._check(self.players, self.options)
+
+
+class CreateMishraFactoryGame(_CreateGameBase, frozen=True, kw_only=True, tag="mishra_factory"):
+    __doc__ = _CREATE_GAME_DOC.format(title=mishra_factory.FACTS.title)
+
+    players: Annotated[
+        int, msgspec.Meta(ge=mishra_factory.FACTS.min_players, le=mishra_factory.FACTS.max_players)
+    ]
+    options: mishra_factory.Options = msgspec.field(default_factory=mishra_factory.Options)
+
+    def __post_init__(self) -> None:
+        self._check(self.players, self.options)
+
+
+class CreateWeddingPlannerGame(_CreateGameBase, frozen=True, kw_only=True, tag="wedding_planner"):
+    __doc__ = _CREATE_GAME_DOC.format(title=wedding_planner.FACTS.title)
+
+    players: Annotated[
+        int, msgspec.Meta(ge=wedding_planner.FACTS.min_players, le=wedding_planner.FACTS.max_players)
+    ]
+    options: wedding_planner.Options = msgspec.field(default_factory=wedding_planner.Options)
+
+    def __post_init__(self) -> None:
+        self._check(self.players, self.options)
+
+
+class CreateBaseRaceGame(_CreateGameBase, frozen=True, kw_only=True, tag="base_race"):
+    __doc__ = _CREATE_GAME_DOC.format(title=base_race.FACTS.title)
+
+    players: Annotated[int, msgspec.Meta(ge=base_race.FACTS.min_players, le=base_race.FACTS.max_players)]
+    options: base_race.Options = msgspec.field(default_factory=base_race.Options)
+
+    def __post_init__(self) -> None:
+        self._check(self.players, self.options)
+
+
+CreateGame = CreateDayNightGame | CreateMishraFactoryGame | CreateWeddingPlannerGame | CreateBaseRaceGame
+"""The create-game body: one struct per game, told apart by `game`."""
+
+CREATE_GAME_TYPES: dict[str, type[_CreateGameBase]] = {
+    t.__struct_config__.tag: t  # type: ignore[misc]
+    for t in (CreateDayNightGame, CreateMishraFactoryGame, CreateWeddingPlannerGame, CreateBaseRaceGame)
+}
+"""Game name -> its create-game body."""
+
+
+def create_game(game: str, players: int, **fields: Any) -> CreateGame:
+    """The create-game body for `game`, checked as the server checks what it receives.
+
+    Raises:
+        msgspec.ValidationError: an unknown game or an invalid member (the message ends
+            with the member's path, as in `- at `$.options.first_seat``).
+    """
+    body = {"game": game, "players": players, **{k: v for k, v in fields.items() if v is not None}}
+    created: CreateGame = msgspec.convert(body, CreateGame)
+    return created
 
 
 class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
-    """One seat of a game: ``name`` is None while the seat is free."""
+    """One seat of a game: `name` is null while the seat is free."""
 
     seat: Seat
     name: PlayerName | None = None
+    house: HouseBot | None = None
 
 
 class GameSummary(msgspec.Struct, frozen=True, kw_only=True):
@@ -119,14 +236,14 @@ class GameList(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class JoinSeat(msgspec.Struct, frozen=True, kw_only=True):
-    """Take a seat: ``seat`` None takes the lowest free one."""
+    """Take a seat: `seat` null (or left out) takes the lowest free one."""
 
     name: PlayerName
     seat: Seat | None = None
 
 
 class GameSnapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """A game as the caller's seat (or a spectator) sees it; ``state`` is None until it starts."""
+    """A game as the caller's seat (or a spectator) sees it; `state` is null until it starts."""
 
     summary: GameSummary
     state: ViewMessage | None = None
@@ -143,9 +260,9 @@ class GameSetup(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class LoggedAction(msgspec.Struct, frozen=True, kw_only=True):
-    """One applied action: it took the game from ``version - 1`` to ``version``.
+    """One applied action: it took the game from `version - 1` to `version`.
 
-    ``timed_out`` marks an action the server played for a seat whose clock ran out.
+    `timed_out` marks an action the server played for a seat whose clock ran out.
     """
 
     version: Version
@@ -156,14 +273,158 @@ class LoggedAction(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Replay(msgspec.Struct, frozen=True, kw_only=True):
-    """A finished game: replaying ``log`` on the game set up from ``setup`` and ``seed``
-    gives ``result``."""
+    """A finished game, for audit: replaying `log` on the set-up gives `result`.
 
+    `format` versions this document (packplay.replay.1). `deal` is the explicit
+    set-up (what each seat was dealt, the pile order, roles, first seat, themes) and
+    `cards` the facts of every card of the game by id, so the game can be checked
+    without Packplay's random generator or card catalog. `setup` and `seed` are what
+    Packplay set the game up from: the same game again with Packplay's engines.
+    """
+
+    format: ReplayFormat = REPLAY_FORMAT
     game_id: GameId
     setup: GameSetup
     seed: Seed
+    deal: AnyDeal
+    cards: dict[CardId, CardInstance]
     log: tuple[LoggedAction, ...]
     result: GameResult
+
+
+OptionType = Literal["boolean", "integer", "string", "array"]
+OptionValue = bool | int | str | None
+"""A value an option lists among its allowed values, or as its default."""
+Audience = Literal["seat", "spectator"]
+"""Who may watch a game: a `seat` sees its own hidden cards, a `spectator` only what is public."""
+
+
+class GameOption(msgspec.Struct, frozen=True, kw_only=True):
+    """One option of a game, as `options` of the create-game body takes it.
+
+    `type` is the JSON type of a value other than null; `nullable` says whether null is
+    allowed too. `default` is what leaving the option out means. `values` lists every
+    allowed value when there are few (null among them when `nullable`), and is null
+    otherwise; `minimum` and `maximum` bound an integer. `schema` is the JSON Schema of
+    the option in the create-game body.
+    """
+
+    name: str
+    type: OptionType
+    nullable: bool
+    default: OptionValue
+    description: str
+    values: tuple[OptionValue, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    schema: dict[str, Any]
+
+
+class RulesLink(msgspec.Struct, frozen=True, kw_only=True):
+    """A page of the rules reference in one language, at `path` (GET it for Markdown)."""
+
+    lang: RulesLanguage
+    path: str
+
+
+class GameType(msgspec.Struct, frozen=True, kw_only=True):
+    """A game this server plays: its name on the wire, its printed title, how many players
+    it takes, the sets it opens when a request names none, its options, and where its
+    rules are.
+
+    `simultaneous` is true when seats make some decisions at the same time, each kept
+    secret until all have chosen. `audiences` lists who may watch a game: seats and
+    spectators. `rules` links the game's page of the rules reference in each language;
+    `common_rules` the page of the rules and refusal codes shared by every game.
+    """
+
+    game: GameName
+    title: str
+    min_players: Players
+    max_players: Players
+    default_sets: tuple[SetCode, ...]
+    options: tuple[GameOption, ...]
+    simultaneous: bool
+    audiences: tuple[Audience, ...]
+    rules: tuple[RulesLink, ...]
+    common_rules: tuple[RulesLink, ...]
+
+
+class GameTypeList(msgspec.Struct, frozen=True, kw_only=True):
+    """Every game this server plays, in a fixed order."""
+
+    games: tuple[GameType, ...]
+
+
+_FEW_VALUES = 16
+"""An integer option with at most this many allowed values lists them all in `values`."""
+
+
+def game_type(game: str) -> GameType:
+    """The game-types entry of `game`, read from its protocol module.
+
+    Raises:
+        KeyError: no game has that name.
+    """
+    types = catalog.GAMES[game]
+    facts = types.facts
+    return GameType(
+        game=game,
+        title=facts.title,
+        min_players=facts.min_players,
+        max_players=facts.max_players,
+        default_sets=facts.default_sets,
+        options=game_options(types.options),
+        simultaneous=facts.simultaneous,
+        audiences=("seat", "spectator"),
+        rules=_rules_links(game),
+        common_rules=_rules_links(rules.COMMON),
+    )
+
+
+def game_type_list() -> GameTypeList:
+    """Every game of the protocol, in the catalog's order."""
+    return GameTypeList(games=tuple(game_type(name) for name in catalog.GAMES))
+
+
+def _rules_links(page: str) -> tuple[RulesLink, ...]:
+    return tuple(
+        RulesLink(lang=lang, path=f"{API_PREFIX}/rules/{page}?lang={lang}") for lang in rules.languages()
+    )
+
+
+def game_options(options: type[msgspec.Struct]) -> tuple[GameOption, ...]:
+    """Each field of an options struct, described from its JSON Schema."""
+    document = msgspec.json.schema(options)
+    properties = document["$defs"][options.__name__]["properties"]
+    return tuple(_option(name, schema) for name, schema in properties.items())
+
+
+def _option(name: str, schema: dict[str, Any]) -> GameOption:
+    schema = msgspec.json.decode(msgspec.json.encode(schema))  # tuples to lists: JSON values only
+    alternatives = schema.get("anyOf", [schema])
+    nullable = {"type": "null"} in alternatives
+    (value,) = [a for a in alternatives if a != {"type": "null"}]
+    kind = value["type"]
+    low, high = value.get("minimum"), value.get("maximum")
+    values: list[OptionValue] | None = None
+    if kind == "boolean":
+        values = [True, False]
+    elif kind == "integer" and low is not None and high is not None and high - low < _FEW_VALUES:
+        values = list(range(low, high + 1))
+    if values is not None and nullable:
+        values.append(None)
+    return GameOption(
+        name=name,
+        type=kind,
+        nullable=nullable,
+        default=schema.get("default"),
+        description=schema.get("description", ""),
+        values=None if values is None else tuple(values),
+        minimum=low,
+        maximum=high,
+        schema={k: v for k, v in schema.items() if k != "description"},
+    )
 
 
 class Health(msgspec.Struct, frozen=True, kw_only=True):
@@ -182,7 +443,7 @@ class Readiness(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Problem(msgspec.Struct, frozen=True, kw_only=True):
-    """An RFC 9457 problem document; clients branch on ``code``, never on ``title``."""
+    """An RFC 9457 problem document; clients branch on `code`, never on `title`."""
 
     type: str
     title: str
@@ -190,6 +451,9 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
     code: ErrorCode
     detail: str | None = None
     instance: str | None = None
+    pointer: str | None = None
+    """The member of the request body at fault, as a JSON Pointer (`/options/first_seat`),
+    when a refusal is about one member."""
 
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
@@ -217,8 +481,10 @@ PROBLEM_STATUS: dict[ErrorCode, int] = {
 """The HTTP status that goes with each code in a problem document."""
 
 
-def problem(code: ErrorCode, detail: str | None = None, instance: str | None = None) -> Problem:
-    """The problem document for ``code``, with its usual status and title."""
+def problem(
+    code: ErrorCode, detail: str | None = None, instance: str | None = None, pointer: str | None = None
+) -> Problem:
+    """The problem document for `code`, with its usual status and title."""
     return Problem(
         type=f"urn:packplay:problem:{code.value}",
         title=code.value.replace("_", " ").capitalize(),
@@ -226,7 +492,30 @@ def problem(code: ErrorCode, detail: str | None = None, instance: str | None = N
         code=code,
         detail=detail,
         instance=instance,
+        pointer=pointer,
     )
+
+
+_AT = re.compile(r" - at `\$(?P<path>[^`]*)`$")
+_NAMED = re.compile(r"^Object (?:contains unknown|missing required) field `(?P<name>[^`]+)`")
+
+
+def pointer_of(message: str) -> str | None:
+    """The JSON Pointer of the member a validation message is about, or None.
+
+    Reads msgspec's messages (and the create-game checks, which end the same way):
+    "... - at `$.options.seats[1]`" is `/options/seats/1`; an unknown or missing field
+    adds its own name.
+    """
+    at = _AT.search(message)
+    path = at.group("path") if at is not None else ""
+    named = _NAMED.match(message)
+    if named is not None:
+        path += "." + named.group("name")
+    if not path:
+        return None
+    parts = re.findall(r"\.([^.\[]+)|\[(\d+)\]", path)
+    return "".join("/" + (key or index).replace("~", "~0").replace("/", "~1") for key, index in parts)
 
 
 @dataclass(frozen=True)
@@ -242,7 +531,7 @@ class Param:
 
 @dataclass(frozen=True)
 class Reply:
-    """One documented response: ``body`` None means no body."""
+    """One documented response: `body` None means no body."""
 
     status: int
     description: str
@@ -252,7 +541,7 @@ class Reply:
 
 @dataclass(frozen=True)
 class Route:
-    """One REST route. ``auth``: whether the player token (``Authorization: Bearer``) is needed."""
+    """One REST route. `auth`: whether the player token (`Authorization: Bearer`) is needed."""
 
     method: Literal["GET", "POST", "DELETE"]
     path: str
@@ -264,7 +553,7 @@ class Route:
     auth: Literal["none", "optional", "required"] = "none"
     tag: Literal["games", "tournaments", "rules", "operations"] = "games"
     credential: Literal["seat", "tournament"] = "seat"
-    """Which bearer token ``auth`` asks for: a seat's player token, or a tournament's
+    """Which bearer token `auth` asks for: a seat's player token, or a tournament's
     player secret or organizer token."""
 
 
@@ -282,13 +571,28 @@ _GAME_ID = Param("game_id", "path", GameId, "The game's id.")
 _TOURNAMENT_ID = Param("tournament_id", "path", TournamentId, "The tournament's id.")
 _PLAYER_ID = Param("player_id", "path", PlayerId, "The player's id in the tournament.")
 
-RulesPage = Annotated[str, msgspec.Meta(pattern="^[a-z_]{1,32}$")]
-"""A page of the rules reference: ``common``, or a game's name."""
-RulesLanguage = Annotated[str, msgspec.Meta(pattern="^[a-z]{2}$")]
-"""A language of the rules reference: ``en``, ``fr`` or ``es``."""
 MARKDOWN_MEDIA_TYPE = "text/markdown; charset=utf-8"
 
-ROUTES: tuple[Route, ...] = (
+_STORED_TAGS = ("games", "tournaments")
+"""Routes with these tags read or write storage, so they may answer 503."""
+_STORELESS = ("listGameTypes", "getGameType")
+
+
+def _completed(route: Route) -> Route:
+    """`route` with the problems any route of its kind may answer: 413 for a body too
+    large, 503 when storage does not answer, 500 for an unexpected failure."""
+    codes = [ErrorCode.INTERNAL]
+    if route.request is not None:
+        codes.append(ErrorCode.FRAME_TOO_LARGE)
+    if route.tag in _STORED_TAGS and route.operation_id not in _STORELESS:
+        codes.append(ErrorCode.UNAVAILABLE)
+    taken = {reply.status for reply in route.replies}
+    extra = tuple(reply for reply in _problems(*codes) if reply.status not in taken)
+    replies = tuple(sorted(route.replies + extra, key=lambda reply: reply.status))
+    return replace(route, replies=replies)
+
+
+ROUTES: tuple[Route, ...] = tuple(map(_completed, (
     Route(
         "POST",
         f"{API_PREFIX}/games",
@@ -310,6 +614,21 @@ ROUTES: tuple[Route, ...] = (
             Param("status", "query", GameStatus, "Only games in this status (default open).", required=False),
         ),
         replies=(Reply(200, "Matching games", GameList), *_problems(ErrorCode.VALIDATION_FAILED)),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/game-types",
+        "listGameTypes",
+        "Every game this server plays: players, default sets, options, rules pages",
+        replies=(Reply(200, "The game types", GameTypeList),),
+    ),
+    Route(
+        "GET",
+        f"{API_PREFIX}/game-types/{{game}}",
+        "getGameType",
+        "One game type: players, default sets, options, rules pages",
+        params=(Param("game", "path", GameName, "The game's name (day_night, mishra_factory, ...)."),),
+        replies=(Reply(200, "The game type", GameType), *_problems(ErrorCode.NOT_FOUND)),
     ),
     Route(
         "GET",
@@ -526,5 +845,5 @@ ROUTES: tuple[Route, ...] = (
         tag="operations",
         replies=(Reply(200, "The OpenAPI document", dict[str, Any]),),
     ),
-)
+)))  # fmt: skip
 """Every REST route of the protocol, in the order the OpenAPI document lists them."""

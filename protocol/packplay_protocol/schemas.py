@@ -21,7 +21,9 @@ _PLACEHOLDER = "#/$pp/"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 REST_TYPES: tuple[Any, ...] = (
-    rest.CreateGame,
+    *rest.CREATE_GAME_TYPES.values(),
+    rest.GameType,
+    rest.GameTypeList,
     rest.CreatedGame,
     rest.GameSummary,
     rest.GameList,
@@ -47,6 +49,7 @@ ROOT_TYPES: tuple[Any, ...] = (
     to_client.ServerMessage,
     *from_client.CLIENT_MESSAGES,
     *to_client.SERVER_MESSAGES,
+    rest.CreateGame,
     *REST_TYPES,
     *(catalog.union_of(g.actions) for g in catalog.GAMES.values()),
     *(catalog.union_of(g.events) for g in catalog.GAMES.values()),
@@ -73,11 +76,22 @@ def schema_set() -> SchemaSet:
     names = _public_names()
     names |= {k: _generic_base(k) for k in comps if k not in names and _generic_base(k) != k}
     components = {names.get(k, k): _renamed(v, names) for k, v in comps.items()}
-    for component in components.values():
+    for name, component in components.items():
         if isinstance(component.get("title"), str):
-            component["title"] = _generic_base(component["title"])
+            component["title"] = title_of(name)
     roots = {t: _renamed(r, names) for t, r in zip(ROOT_TYPES, refs, strict=True)}
     return SchemaSet(roots=roots, components=components)
+
+
+def title_of(name: str) -> str:
+    """A component's title, unique across games: `day_night.View` is `DayNightView`.
+
+    Code generators name their classes after titles, so two games' `View` need two."""
+    game, dot, rest_ = name.rpartition(".")
+    base = _generic_base(rest_)
+    if not dot:
+        return base
+    return "".join(word.capitalize() for word in re.split(r"[._]", game)) + base
 
 
 def with_refs(schema: Any, ref_prefix: str) -> Any:
@@ -157,6 +171,21 @@ def _renamed(schema: Any, names: dict[str, str]) -> Any:
 def _generic_base(name: str) -> str:
     """A generic struct's name without its parameters (``LegalActions[...]`` -> ``LegalActions``)."""
     return re.split(r"\[|_typing\.", name, maxsplit=1)[0]
+
+
+@cache
+def always_sent() -> frozenset[str]:
+    """Public names of the structs whose encoding holds every field, defaults included
+    (every struct but those that leave out fields at their default)."""
+    classes = _named_classes(ROOT_TYPES)
+    own_counts = Counter(cls.__name__ for cls in classes if _game_of(cls) is None)
+    return frozenset(
+        _public_name(cls, own_counts)
+        for cls in classes
+        if isinstance(cls, type)
+        and issubclass(cls, msgspec.Struct)
+        and not cls.__struct_config__.omit_defaults
+    )
 
 
 def _public_names() -> dict[str, str]:

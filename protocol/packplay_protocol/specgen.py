@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from packplay_protocol import catalog, from_client, schemas, to_client
+from packplay_protocol import catalog, from_client, rest, schemas, to_client
 from packplay_protocol.asyncapi import asyncapi_document
 from packplay_protocol.openapi import openapi_document
 from packplay_protocol.vectors import invalid_cases, vector_files
@@ -72,9 +72,11 @@ def _game_schemas() -> dict[str, Any]:
 
 
 def _rest_schemas() -> dict[str, Any]:
-    return {
+    docs = {
         f"schema/v2/rest/{t.__name__}.json": schemas.standalone(t, t.__name__) for t in schemas.REST_TYPES
     }
+    docs["schema/v2/rest/CreateGame.json"] = schemas.standalone(rest.CreateGame, "CreateGame")
+    return docs
 
 
 def write(out: Path) -> list[str]:

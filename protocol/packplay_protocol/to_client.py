@@ -21,14 +21,14 @@ Text = Annotated[str, msgspec.Meta(max_length=2000)]
 
 
 class Welcome(msgspec.Struct, frozen=True, kw_only=True, tag="welcome", tag_field="type"):
-    """The answer to ``hello``: who the server is, what it speaks, its limits.
+    """The answer to `hello`: who the server is, what it speaks, its limits.
 
-    ``game_id`` and ``seat`` tell which seat the hello token holds (None for spectators).
+    `game_id` and `seat` tell which seat the hello token holds (null for spectators).
     """
 
     server: str
     protocol: str
-    """The subprotocol in use, e.g. ``packplay.v2.json``."""
+    """The subprotocol in use, e.g. `packplay.v2.json`."""
     versions: tuple[str, ...]
     """Every subprotocol this server speaks."""
     limits: Limits
@@ -107,9 +107,13 @@ class Accepted(msgspec.Struct, frozen=True, kw_only=True, tag="accepted", tag_fi
 class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_field="type"):
     """The action was refused and changed nothing.
 
-    `rule` names the ruling that refused it (`MF-2`) when the rules did; `version` is
-    the game's current version. After `stale_version` decide again on the view you
-    hold: every update up to `version` has been sent before this refusal.
+    `rule` is set when the game's rules refused it: a ruling id (`MF-2`) or a refusal
+    code (`turn`, `card`, `move`), each explained under its own heading in the rules
+    reference (a game's page for a ruling, the common page for a code), in every
+    language. It is null for refusals that are not the rules' (`stale_version`,
+    `rate_limited`, `duplicate`, ...). `version` is the game's current version. After
+    `stale_version` decide again on the view you hold: every update up to `version` has
+    been sent before this refusal.
     """
 
     action_id: ActionId
@@ -120,7 +124,7 @@ class Rejected(msgspec.Struct, frozen=True, kw_only=True, tag="rejected", tag_fi
 
 
 class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag="game_over", tag_field="type"):
-    """The game has ended; the full replay is at ``replay_url`` (a REST path)."""
+    """The game has ended; the full replay is at `replay_url` (a REST path)."""
 
     game_id: GameId
     result: GameResult
@@ -130,8 +134,8 @@ class GameOver(msgspec.Struct, frozen=True, kw_only=True, tag="game_over", tag_f
 class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="type"):
     """A problem with the connection or a message, not with a game action.
 
-    When ``fatal`` the server closes the connection after this message.
-    ``spoken`` lists the supported subprotocols (code ``unsupported_version``).
+    When `fatal` the server closes the connection after this message.
+    `spoken` lists the supported subprotocols (code `unsupported_version`).
     """
 
     code: ErrorCode
@@ -141,7 +145,7 @@ class Error(msgspec.Struct, frozen=True, kw_only=True, tag="error", tag_field="t
 
 
 class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="type"):
-    """The answer to ``ping``, with its nonce."""
+    """The answer to `ping`, with its nonce."""
 
     nonce: str = ""
 

@@ -18,7 +18,7 @@ import msgspec
 from packplay_protocol.ids import GameId, GameName, PlayerName, PlayerToken, Seat, SetCode
 
 TournamentFormat = Literal["swiss", "round_robin"]
-"""``swiss``: paired by score each round; ``round_robin``: everyone meets everyone once."""
+"""`swiss`: paired by score each round; `round_robin`: everyone meets everyone once."""
 TournamentStatus = Literal["registering", "running", "finished"]
 TournamentId = Annotated[
     str,

@@ -1,4 +1,4 @@
-"""The ``packplay`` command: one entry point, one module per subcommand group."""
+"""The `packplay` command: one entry point, one module per subcommand group."""
 
 from __future__ import annotations
 
@@ -7,14 +7,20 @@ import sys
 from collections.abc import Sequence
 
 from packplay import __version__
-from packplay.commands import arena, bot, cards, protocol, serve, simulate, tournament
+from packplay.commands import arena, bot, cards, protocol, replay, serve, simulate, tournament
+
+DESCRIPTION = (
+    "Packplay serves four Magic: The Gathering booster mini-games to clients over REST and "
+    "WebSocket, and comes with the tools around them: the card catalog, engine-only "
+    "simulations, bots and their arena, tournaments and the protocol's documents."
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="packplay", description=__doc__)
+    parser = argparse.ArgumentParser(prog="packplay", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"packplay {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, cards, simulate, arena, protocol, bot, tournament):
+    for module in (serve, cards, simulate, arena, protocol, replay, bot, tournament):
         module.register(commands)
     return parser
 

@@ -342,7 +342,7 @@ def _game_over_note(over: dict[str, Any]) -> str:
     result = over["result"]
     scores = ", ".join(f"{s:g}" for s in result["scores"])
     won = "a draw" if result["draw"] else f"seat {_seats(result['winners'])} wins"
-    return f"game_over: {won}, scores {scores} ({result['reason']}); the replay is at replay_url"
+    return f"game_over: {won}, scores {scores} ({result['reason_text']}); the replay is at replay_url"
 
 
 def _generic_note(body: dict[str, Any]) -> str:

@@ -71,8 +71,12 @@ def test_wilson_interval_matches_known_values() -> None:
 
 def test_outcomes_count_wins_shared_wins_and_draws() -> None:
     bots = ("a", "b", "b")
-    shared = GameResult(winners=(0, 1), draw=False, scores=(3.0, 3.0, 1.0), reason="")
-    draw = GameResult(winners=(0, 1, 2), draw=True, scores=(1.0, 1.0, 1.0), reason="")
+    shared = GameResult(
+        winners=(0, 1), draw=False, scores=(3, 3, 1), reason="highest_hand_score", reason_text=""
+    )
+    draw = GameResult(
+        winners=(0, 1, 2), draw=True, scores=(1, 1, 1), reason="all_scores_tied", reason_text=""
+    )
     standings = Standings(game="mishra_factory", players=3, lineup=("a", "b"))
     standings.add(seat_outcomes(shared, bots, [2, 2, 2], [0.5, 0.5, 0.5]), False, 6)
     standings.add(seat_outcomes(draw, bots, [1, 1, 1], [0.5, 0.5, 0.5]), True, 3)

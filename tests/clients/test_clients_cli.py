@@ -60,6 +60,6 @@ def test_bot_plays_with_the_strong_bot_or_one_named_by_import_path(
 
 def test_bot_reports_refusals(server: Server, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bot", server.url, "--create", "no_such_game"]) == 1
-    assert "bad_config" in capsys.readouterr().err
+    assert "validation_failed" in capsys.readouterr().err
     assert main(["bot", server.url, "--game-id", "abc"]) == 2
     assert "--token" in capsys.readouterr().err

@@ -8,6 +8,7 @@ import pytest
 from clients_tables import Connections, chain_breaks, collect, fetch_replay, open_table, play_all
 from support_servers import ServerProcess as Server
 
+from packplay.games.audit import verify
 from packplay_clients import FirstBot, RandomBot, pending
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.to_client import GameOver, Rejected, Update, ViewMessage
@@ -26,6 +27,9 @@ async def test_random_bots_play_every_game_to_the_end(
 
     replay = await fetch_replay(server.url, game_id)
     assert {over.result for over in overs} == {replay.result}
+    assert (replay.format, type(replay.deal).__struct_config__.tag) == ("packplay.replay.1", f"{game}.deal")
+    verdict = verify(replay)  # from the explicit set-up and card table alone
+    assert verdict.ok and verdict.steps == len(replay.log) and verdict.result == replay.result
     for seat, received in enumerate(table.received):
         assert chain_breaks(received) == [], seat
         assert table.seats[seat].version == len(replay.log)

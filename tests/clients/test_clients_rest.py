@@ -34,7 +34,7 @@ async def test_refusals_carry_the_problem_code(server: Server) -> None:
     async with RestClient(server.url) as lobby:
         refusals = {
             ErrorCode.NOT_FOUND: lobby.snapshot("no-such-game"),
-            ErrorCode.BAD_CONFIG: lobby.create_game("day_night", 5),
+            ErrorCode.BAD_CONFIG: lobby.create_game("day_night", 2, sets=("XXX",)),
             ErrorCode.VALIDATION_FAILED: lobby.create_game("day_night", 0),
             ErrorCode.GAME_STARTED: lobby.join_seat(game_id, "late"),
             ErrorCode.SEAT_TAKEN: _take_twice(lobby),
@@ -49,6 +49,23 @@ async def test_refusals_carry_the_problem_code(server: Server) -> None:
         with pytest.raises(ApiError) as started:
             await lobby.leave_seat(game_id, tokens[0])
     assert started.value.code is ErrorCode.GAME_STARTED
+
+
+async def test_game_types_and_a_refused_option(server: Server) -> None:
+    async with RestClient(server.url) as lobby:
+        listed = await lobby.game_types()
+        wedding = await lobby.game_type("wedding_planner")
+        with pytest.raises(ApiError) as unknown:
+            await lobby.game_type("chess")
+        with pytest.raises(ApiError) as refused:
+            await lobby.create_game("wedding_planner", 2, options={"first_seat": 4})
+        created = await lobby.create_game("wedding_planner", 2, options={"first_seat": 1, "shuffle": False})
+    assert [t.game for t in listed.games] == ["day_night", "mishra_factory", "wedding_planner", "base_race"]
+    assert wedding in listed.games
+    assert [o.name for o in wedding.options] == ["shuffle", "first_seat", "themes"]
+    assert unknown.value.code is ErrorCode.NOT_FOUND
+    assert (refused.value.code, refused.value.pointer) == (ErrorCode.VALIDATION_FAILED, "/options/first_seat")
+    assert created.players == 2 and created.status == "open"
 
 
 async def _take_twice(lobby: RestClient) -> None:

@@ -25,6 +25,7 @@ from packplay.games.playout import LoggedAction, replay
 from packplay.games.random_policy import fill_choice, random_action
 from packplay.games.registry import get_game
 from packplay.rng import Rng
+from packplay_protocol import rules
 
 CASES = [
     ("day_night", 2),
@@ -43,6 +44,13 @@ SEEDS = st.integers(min_value=0, max_value=2**53 - 1)
 NAMES_HIDDEN_CARDS = frozenset({"base_race"})
 """Games whose views name some cards the audience may not know, by id alone: Base Race shows
 every face-down piece by id on purpose (BR-6: everyone sees where every card is)."""
+DOCUMENTED = frozenset.intersection(
+    *(
+        frozenset(i for page in rules.PAGES for i in rules.ids(rules.text(page, lang)))
+        for lang in rules.languages()
+    )
+)
+"""Every ruling id and refusal code the rules reference explains, in every language."""
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -198,12 +206,12 @@ def test_refused_actions_are_typed_and_change_nothing(game, players, seed):
                 action = random_action(legal_elsewhere, engine.action_type, rng)
                 with pytest.raises(RuleError) as refused:
                     engine.apply(state, seat, action)
-                assert refused.value.reason == "not_your_turn"
+                assert (refused.value.reason, refused.value.rule) == ("not_your_turn", "turn")
         seat = pending[0]
         for bad in broken_actions(engine, engine.legal_actions(state, seat), rng):
             with pytest.raises(RuleError) as refused:
                 engine.apply(state, seat, bad)
-            assert refused.value.reason == "illegal_action" and refused.value.rule
+            assert refused.value.reason == "illegal_action" and refused.value.rule in DOCUMENTED
             assert encoded(state) == before
             # The hook itself must refuse before touching anything (its contract).
             work = clone(state)

@@ -45,7 +45,21 @@ def _strategy(info: mi.Type) -> st.SearchStrategy[Any]:
 
 
 def _struct(info: mi.StructType) -> st.SearchStrategy[Any]:
-    return st.builds(info.cls, **{f.name: _field(f) for f in info.fields})
+    fields = {f.name: _field(f) for f in info.fields}
+    if not hasattr(info.cls, "__post_init__"):
+        return st.builds(info.cls, **fields)
+    # A struct that checks its fields together (a create-game body): keep the values it accepts.
+    return st.builds(_or_none(info.cls), **fields).filter(lambda value: value is not None)
+
+
+def _or_none(cls: type) -> Any:
+    def build(**fields: Any) -> Any:
+        try:
+            return cls(**fields)
+        except ValueError:
+            return None
+
+    return build
 
 
 def _field(field: mi.Field) -> st.SearchStrategy[Any]:

@@ -10,6 +10,7 @@ import pytest
 from packplay_protocol import catalog, rest
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.from_client import CLIENT_MESSAGES
+from packplay_protocol.games.common import GameFacts
 from packplay_protocol.ids import GAME_NAMES
 from packplay_protocol.to_client import SERVER_MESSAGES
 
@@ -62,12 +63,17 @@ def test_a_module_without_an_event_union_contributes_its_tagged_events() -> None
     class Poked(msgspec.Struct, frozen=True, tag="toy.poked", tag_field="type"):
         pass
 
-    for cls in (Poke, View, Poked):
+    class Options(msgspec.Struct, frozen=True):
+        pass
+
+    for cls in (Poke, View, Poked, Options):
         cls.__module__ = module.__name__
         setattr(module, cls.__name__, cls)
     module.Action = Poke  # type: ignore[attr-defined]
+    module.FACTS = GameFacts("Toy", 1, 2, (), simultaneous=False)  # type: ignore[attr-defined]
     toy = catalog.game_types(module)
     assert (toy.name, toy.actions, toy.view, toy.events) == ("toy", (Poke,), View, (Poked,))
+    assert toy.options is Options and toy.facts.title == "Toy"
 
 
 def test_routes_are_unique_and_under_the_version_prefix() -> None:

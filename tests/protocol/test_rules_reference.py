@@ -59,7 +59,45 @@ def engine_codes() -> set[str]:
                 value = keyword.value
                 if keyword.arg == "rule" and isinstance(value, ast.Constant) and isinstance(value.value, str):
                     codes.add(value.value)
+        for function in functions(path):
+            for _, default in rule_parameters(function):
+                if isinstance(default, ast.Constant) and isinstance(default.value, str):
+                    codes.add(default.value)
     return codes
+
+
+def functions(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    return [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def rule_parameters(function: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[str, ast.expr | None]]:
+    """The function's parameters named ``rule``, each with its default (None if it has none)."""
+    positional = [*function.args.posonlyargs, *function.args.args]
+    defaults: list[ast.expr | None] = [None] * (len(positional) - len(function.args.defaults))
+    pairs = list(zip(positional, [*defaults, *function.args.defaults], strict=True))
+    pairs += list(zip(function.args.kwonlyargs, function.args.kw_defaults, strict=True))
+    return [(arg.arg, default) for arg, default in pairs if arg.arg == "rule"]
+
+
+def unscanned_raise_sites() -> list[str]:
+    """``RuleError(...)`` calls whose rule the scan cannot read: the first argument must
+    be a string literal, or a parameter named ``rule`` with a string literal default
+    (and every caller passing a literal ``rule=``, which the scan reads)."""
+    found: list[str] = []
+    for path in sorted(ENGINES.rglob("*.py")):
+        for function in functions(path):
+            parameters = dict(rule_parameters(function))
+            for node in ast.walk(function):
+                if not (isinstance(node, ast.Call) and getattr(node.func, "id", None) == "RuleError"):
+                    continue
+                first = node.args[0] if node.args else None
+                literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+                passed = isinstance(first, ast.Name) and first.id == "rule" and "rule" in parameters
+                default = parameters.get("rule")
+                if not literal and not (passed and isinstance(default, ast.Constant)):
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    return found
 
 
 def page_of(rule_id: str) -> str:
@@ -82,7 +120,8 @@ def headings(markdown: str) -> list[tuple[int, str]]:
 
 def test_the_scan_sees_the_engines_refusals() -> None:
     found = engine_codes()
-    assert {"options", "turn", "over", "players", "boosters", "belt", "layout"} <= found
+    assert unscanned_raise_sites() == [], "a refusal whose rule the scan cannot read"
+    assert {"options", "turn", "over", "players", "boosters", "belt", "layout", "card", "deal"} <= found
     assert {"DN-5", "MF-2", "WP-4", "WP-6", "BR-8"} <= found
     assert {rule_id for rule_id in found if RULING_ID.fullmatch(rule_id)} <= set(RULINGS)
 

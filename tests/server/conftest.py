@@ -12,8 +12,9 @@ from support_servers import ServerProcess, TestRedis, flush, redis_server, spare
 from packplay.server.store import Store
 
 __all__ = ["redis_server", "redis_url", "servers", "spare_server", "store"]
-QUICK = {"PACKPLAY_SEND_QUEUE": "64", "PACKPLAY_CLOCK_INTERVAL": "0.2"}
-"""The shared servers' settings: a short send queue, and turn clocks checked five times a second."""
+QUICK = {"PACKPLAY_SEND_QUEUE": "64", "PACKPLAY_CLOCK_INTERVAL": "0.2", "PACKPLAY_HOUSE_GRACE": "1"}
+"""The shared servers' settings: a short send queue, turn clocks checked five times a second, and
+house decisions taken over after a second."""
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ import httpx
 import msgspec
 from server_leaks import catalog
 
+from packplay.games.audit import verify
 from packplay.games.base import GameConfig
 from packplay.games.playout import LoggedAction as PlayedAction
 from packplay.games.playout import replay as replay_engine
@@ -34,7 +35,10 @@ async def fetch_replay(base: str, game_id: str) -> Replay:
     async with httpx.AsyncClient(base_url=base) as http:
         response = await http.get(f"/v2/games/{game_id}/replay")
     assert response.status_code == 200, response.text
-    return msgspec.json.decode(response.content, type=Replay)
+    replay = msgspec.json.decode(response.content, type=Replay)
+    verdict = verify(replay)  # every export checks from its explicit set-up alone
+    assert verdict.ok and verdict.result == replay.result, verdict.problem
+    return replay
 
 
 def replayed_result(replay: Replay) -> GameResult | None:

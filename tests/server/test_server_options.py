@@ -16,7 +16,7 @@ from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.rest import CardRef, CreateGame, GameSnapshot
+from packplay_protocol.rest import CardRef, GameSnapshot, create_game
 
 
 async def _wait_over(base: str, game_id: str, timeout: float) -> None:
@@ -72,6 +72,6 @@ async def test_a_sandbox_game_deals_exactly_the_given_cards(servers: list[Server
 async def test_sandbox_options_need_a_sandbox_server(redis_url: str) -> None:
     service = Service(Store.from_url(redis_url), Settings(sandbox=False))
     with pytest.raises(ServiceError) as refused:
-        await service.create(CreateGame(game="mishra_factory", players=2, seed=1))
+        await service.create(create_game("mishra_factory", 2, seed=1))
     assert refused.value.code is ErrorCode.SANDBOX_DISABLED
     await service.store.close()

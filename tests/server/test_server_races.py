@@ -16,7 +16,7 @@ from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
-from packplay_protocol.rest import CreateGame, JoinSeat
+from packplay_protocol.rest import JoinSeat, create_game
 from packplay_protocol.to_client import Accepted, Rejected, ServerMessage, Update
 from packplay_protocol.version import Encoding
 
@@ -109,7 +109,7 @@ async def test_many_processes_racing_through_a_whole_game_apply_each_decision_on
     """Four service instances (as four processes would) hammer one game with rival actions."""
     services = [Service(Store.from_url(redis_url), Settings()) for _ in range(4)]
     lobby = services[0]
-    created = await lobby.create(CreateGame(game="wedding_planner", players=3))
+    created = await lobby.create(create_game("wedding_planner", 3))
     for seat in range(3):
         await lobby.join(created.game_id, JoinSeat(name=f"p{seat}"))
     rng = random.Random(11)

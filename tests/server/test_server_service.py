@@ -23,7 +23,7 @@ from packplay_protocol import patch
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.patch import PatchOp
-from packplay_protocol.rest import CreateGame, JoinSeat
+from packplay_protocol.rest import JoinSeat, create_game
 from packplay_protocol.version import Encoding
 
 SETTINGS = Settings(lobby_ttl=100, active_ttl=1000, finished_ttl=50)
@@ -49,7 +49,7 @@ async def other(redis_url: str) -> AsyncIterator[Service]:
 
 
 async def _started(service: Service, game: str = "mishra_factory", players: int = 2) -> tuple[str, list[str]]:
-    created = await service.create(CreateGame(game=game, players=players))
+    created = await service.create(create_game(game, players))
     grants = [await service.join(created.game_id, JoinSeat(name=f"p{i}")) for i in range(players)]
     return created.game_id, [grant.token for grant in grants]
 
@@ -138,7 +138,7 @@ async def test_a_refused_action_is_answered_the_same_when_repeated(service: Serv
 
 
 async def test_lobbies_expire_sooner_than_games_and_finished_games_sooner_still(service: Service) -> None:
-    created = await service.create(CreateGame(game="day_night", players=2))
+    created = await service.create(create_game("day_night", 2))
     redis = service.store.redis
     assert 0 < await redis.ttl(keys.game(created.game_id)) <= SETTINGS.lobby_ttl
     game_id, _ = await _started(service, "day_night")
@@ -153,7 +153,7 @@ async def test_lobbies_expire_sooner_than_games_and_finished_games_sooner_still(
 
 
 async def test_acting_in_a_game_that_waits_for_players_is_refused(service: Service) -> None:
-    created = await service.create(CreateGame(game="day_night", players=2))
+    created = await service.create(create_game("day_night", 2))
     act = Act(action_id="x", version=0, action={"type": "day_night.place", "cards": []})
     answer = await service.act(created.game_id, 0, act)
     assert answer.reason == RejectReason.NOT_STARTED
@@ -165,7 +165,7 @@ async def test_acting_in_a_game_that_waits_for_players_is_refused(service: Servi
 async def test_a_game_left_full_by_a_crash_is_started_by_whoever_looks_first(
     service: Service, other: Service
 ) -> None:
-    created = await service.create(CreateGame(game="day_night", players=2))
+    created = await service.create(create_game("day_night", 2))
     for seat in range(2):
         outcome = await service.store.join(created.game_id, f"t{seat}", "p", None, 100)
         assert outcome[0] == "ok"

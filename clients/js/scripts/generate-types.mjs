@@ -19,7 +19,18 @@ export const SCHEMA_DIR = join(root, "../../protocol/schema/v2");
 export const OUTPUT = join(root, "src/protocol.d.ts");
 
 const GAMES = ["day_night", "mishra_factory", "wedding_planner", "base_race"];
-const SENT_BY_CLIENTS = new Set(["Hello", "Join", "Act", "Resume", "Ping", "CreateGame", "JoinSeat", "CardRef"]);
+const SENT_BY_CLIENTS = new Set([
+  "Hello",
+  "Join",
+  "Act",
+  "Resume",
+  "Ping",
+  "JoinSeat",
+  "CardRef",
+  "HouseSeat",
+  ...GAMES.map((game) => `Create${pascal(game)}Game`),
+  ...GAMES.map((game) => `${game}.Options`),
+]);
 const RENAMED = { Error: "ErrorMessage" };
 
 function readSchema(...parts) {
@@ -136,6 +147,7 @@ export function generate() {
   const unions = [
     ["ServerMessage", "Any message a server sends.", unionOf(toClient)],
     ["ClientMessage", "Any message a client sends.", unionOf(fromClient)],
+    ["CreateGame", "The create-game body: one per game, told apart by `game`.", unionOf(readSchema("rest", "CreateGame.json"))],
   ];
   const actions = new Set();
   const kinds = { action: "AnyAction", event: "AnyEvent", view: "AnyView" };

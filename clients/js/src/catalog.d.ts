@@ -11,11 +11,11 @@ export const GAMES: Readonly<Record<GameName, GameTags>>;
 export const ACTION_TYPES: Set<string>;
 export const EVENT_TYPES: Set<string>;
 export const VIEW_TYPES: Set<string>;
-export interface GameType {
+export interface KnownGameType {
   readonly game: GameName;
   readonly title: string;
   readonly minPlayers: number;
   readonly maxPlayers: number;
   readonly sets: readonly string[];
 }
-export const GAME_TYPES: readonly GameType[];
+export const GAME_TYPES: readonly KnownGameType[];

@@ -90,7 +90,7 @@ export const EVENT_TYPES = new Set(Object.values(GAMES).flatMap((g) => g.events)
 export const VIEW_TYPES = new Set(Object.values(GAMES).map((g) => g.view));
 
 /**
- * @typedef {object} GameType
+ * @typedef {object} KnownGameType
  * @property {string} game         the game's name on the wire
  * @property {string} title        its printed name
  * @property {number} minPlayers
@@ -99,10 +99,10 @@ export const VIEW_TYPES = new Set(Object.values(GAMES).map((g) => g.view));
  */
 
 /**
- * The game types of protocol v2, as the server's engines define them. The server
- * has no REST route listing them yet; `PackplayRest.gameTypes()` answers from this
- * table.
- * @type {readonly GameType[]}
+ * The game types of protocol v2, known offline: name, title, player range, default
+ * sets. `PackplayRest.gameTypes()` asks the server, which also lists each game's
+ * options and rules pages.
+ * @type {readonly KnownGameType[]}
  */
 export const GAME_TYPES = Object.freeze(
   [

@@ -470,7 +470,8 @@ const gameResult = struct({
   winners: req(list(int())),
   draw: req(bool),
   scores: req(list(num)),
-  reason: req(str()),
+  reason: req(str({ max: 40, pattern: /^[a-z][a-z0-9_]*$/ })),
+  reason_text: req(str()),
 });
 
 const chooseCards = struct(

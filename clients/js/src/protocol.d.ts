@@ -83,6 +83,22 @@ export interface BaseRaceBoardSet {
 }
 
 /**
+ * Base Race: each seat's base camp and the eleven cards dealt to it.
+ *
+ * `camps[seat]` is the seat's base camp (a basic land); `hands[seat]` the other cards
+ * it lays out, in deal order; `out` the cards out of the game, face down (the other
+ * lands and the cards not dealt); `set_aside` the cards without a Magic back (C-1).
+ * Which seat moves first is not chance: it is the first to lay out (in the log).
+ */
+export interface BaseRaceDeal {
+  type: "base_race.deal";
+  camps: string[];
+  hands: string[][];
+  out: string[];
+  set_aside: string[];
+}
+
+/**
  * The game ended; reason is land_revealed (rule 1: a land's owner loses),
  * land_attacked_land (rule 1: the attacker wins) or move_limit (BR-7 draw).
  */
@@ -138,6 +154,20 @@ export interface BaseRaceMoved {
   from_col: number;
   row: number;
   col: number;
+}
+
+/**
+ * The options of a Base Race game; each one left out takes its default.
+ */
+export interface BaseRaceOptions {
+  /**
+   * Shuffle the basic lands and the other cards (true); false keeps pool order: the first two basic lands are the base camps of seats 0 and 1, and the other cards are dealt in order, 11 to seat 0, then 11 to seat 1.
+   */
+  shuffle?: boolean;
+  /**
+   * The number of moves after which a game still running is a draw (BR-7).
+   */
+  move_limit?: number;
 }
 
 /**
@@ -242,7 +272,7 @@ export interface CardRef {
 }
 
 /**
- * A legal action too large to enumerate: fill `field` of `template` with card ids.
+ * A legal action completed by choosing cards: fill `field` of `template` with card ids.
  *
  * `template` is an action message (a dict with its `type`) complete but for
  * `field`. The chosen ids come from `options`; between `min_count` and
@@ -259,6 +289,62 @@ export interface ChooseCards {
   max_count: number;
   ordered: boolean;
   single: boolean;
+}
+
+/**
+ * Create a Base Race game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
+ */
+export interface CreateBaseRaceGame {
+  game: "base_race";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  house?: HouseSeat[];
+  players: number;
+  options?: BaseRaceOptions;
+}
+
+/**
+ * Create a Day vs Night game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
+ */
+export interface CreateDayNightGame {
+  game: "day_night";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  house?: HouseSeat[];
+  players: number;
+  options?: DayNightOptions;
 }
 
 /**
@@ -300,26 +386,31 @@ export interface CreatedTournament {
 }
 
 /**
- * Create a game. `sets` empty means the game's default sets.
+ * Create a Mishra's Factory game. `sets` empty means the game's default sets.
  *
  * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
  * booster the game opens) are accepted only by a sandbox server. `seats`, one player
  * name per seat, takes every seat at once: the game starts right away and the answer
  * holds every seat's token (for an organizer seating a table, or one client playing
  * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
  */
-export interface CreateGame {
-  /**
-   * A mini-game: day_night, mishra_factory, wedding_planner, base_race (more may come within a version).
-   */
-  game: string;
-  players: number;
+export interface CreateMishraFactoryGame {
+  game: "mishra_factory";
   sets?: string[];
-  options?: { [key: string]: unknown };
   turn_seconds?: number | null;
   seed?: number | null;
   boosters?: CardRef[][] | null;
   seats?: string[] | null;
+  house?: HouseSeat[];
+  players: number;
+  options?: MishraFactoryOptions;
 }
 
 /**
@@ -349,6 +440,34 @@ export interface CreateTournament {
   late_registration: boolean;
   sets: string[];
   options: { [key: string]: unknown };
+}
+
+/**
+ * Create a Vampire Wedding Planner game. `sets` empty means the game's default sets.
+ *
+ * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
+ * booster the game opens) are accepted only by a sandbox server. `seats`, one player
+ * name per seat, takes every seat at once: the game starts right away and the answer
+ * holds every seat's token (for an organizer seating a table, or one client playing
+ * several seats); without it the game waits in the lobby for its seats to be taken.
+ *
+ * `house` lists seats the server plays itself (the house), each with a built-in bot:
+ * those seats are taken at once, at least one seat stays for a player, and `seats`
+ * then names only the other seats, in seat order. A player alone creates a game with
+ * the house in every other seat and takes the last seat: the game starts at once.
+ * The house plays through the same rules and turn clock as any player, and decides
+ * from what its seat is sent, never more.
+ */
+export interface CreateWeddingPlannerGame {
+  game: "wedding_planner";
+  sets?: string[];
+  turn_seconds?: number | null;
+  seed?: number | null;
+  boosters?: CardRef[][] | null;
+  seats?: string[] | null;
+  house?: HouseSeat[];
+  players: number;
+  options?: WeddingPlannerOptions;
 }
 
 /**
@@ -407,6 +526,23 @@ export interface DayNightColorDeclared {
 }
 
 /**
+ * Day vs Night: each seat's booster split into its hand and its set-aside cards.
+ *
+ * `hands[seat]` are the seat's cards with a Magic back, sorted by id (the hand of round
+ * 1); `set_aside[seat]` its other cards, face up and out of play (C-1); `day_seat` plays
+ * Day, the other seat Night.
+ */
+export interface DayNightDeal {
+  type: "day_night.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  day_seat: number;
+  hands: string[][];
+  set_aside: string[][];
+}
+
+/**
  * Declare one of the colors of your multicolored card in the current pair (DN-4).
  */
 export interface DayNightDeclare {
@@ -434,6 +570,16 @@ export interface DayNightHandDiscarded {
   seat: number;
   count: number;
   cards: string[];
+}
+
+/**
+ * The options of a Day vs Night game; each one left out takes its default.
+ */
+export interface DayNightOptions {
+  /**
+   * The seat that plays Day (0 or 1); null draws it at random.
+   */
+  day_seat?: number | null;
 }
 
 /**
@@ -627,6 +773,27 @@ export interface GameList {
 }
 
 /**
+ * One option of a game, as `options` of the create-game body takes it.
+ *
+ * `type` is the JSON type of a value other than null; `nullable` says whether null is
+ * allowed too. `default` is what leaving the option out means. `values` lists every
+ * allowed value when there are few (null among them when `nullable`), and is null
+ * otherwise; `minimum` and `maximum` bound an integer. `schema` is the JSON Schema of
+ * the option in the create-game body.
+ */
+export interface GameOption {
+  name: string;
+  type: "array" | "boolean" | "integer" | "string";
+  nullable: boolean;
+  default: boolean | number | string | null;
+  description: string;
+  values: (((boolean | number | string | null)[])) | null;
+  minimum: number | null;
+  maximum: number | null;
+  schema: { [key: string]: unknown };
+}
+
+/**
  * The game has ended; the full replay is at `replay_url` (a REST path).
  */
 export interface GameOver {
@@ -642,14 +809,22 @@ export interface GameOver {
 /**
  * The outcome of a finished game.
  *
- * `winners` lists the winning seats (several when they share the win; all seats
- * on a draw, with `draw` true). `scores` is per seat in seat order.
+ * `winners` lists the winning seats, in seat order: several when they share the win.
+ * `draw` is true exactly when every seat is a winner (a draw and a win shared by all
+ * seats are the same thing). `scores` has one score per seat, in seat order: what
+ * each game counts (cards in pile, points, hand score; 1, 0 or 0.5 in Base Race).
+ * `reason` is an identifier; `reason_text` says the same in English words, for
+ * people.
  */
 export interface GameResult {
   winners: number[];
   draw: boolean;
-  scores: number[];
+  scores: ((number | number)[]);
+  /**
+   * Why the game ended, as an identifier to branch on. Day vs Night: most_cards_in_pile, equal_piles. Mishra's Factory: all_cards_collected. Vampire Wedding Planner: highest_hand_score, all_scores_tied. Base Race: land_revealed, land_attacked_land, move_limit. A new game may bring new reasons.
+   */
   reason: string;
+  reason_text: string;
 }
 
 /**
@@ -667,7 +842,7 @@ export interface GameSetup {
 }
 
 /**
- * A game as the caller's seat (or a spectator) sees it; `state` is None until it starts.
+ * A game as the caller's seat (or a spectator) sees it; `state` is null until it starts.
  */
 export interface GameSnapshot {
   summary: GameSummary;
@@ -700,6 +875,39 @@ export interface GameSummary {
 }
 
 /**
+ * A game this server plays: its name on the wire, its printed title, how many players
+ * it takes, the sets it opens when a request names none, its options, and where its
+ * rules are.
+ *
+ * `simultaneous` is true when seats make some decisions at the same time, each kept
+ * secret until all have chosen. `audiences` lists who may watch a game: seats and
+ * spectators. `rules` links the game's page of the rules reference in each language;
+ * `common_rules` the page of the rules and refusal codes shared by every game.
+ */
+export interface GameType {
+  /**
+   * A mini-game: day_night, mishra_factory, wedding_planner, base_race (more may come within a version).
+   */
+  game: string;
+  title: string;
+  min_players: number;
+  max_players: number;
+  default_sets: string[];
+  options: GameOption[];
+  simultaneous: boolean;
+  audiences: (("seat" | "spectator")[]);
+  rules: RulesLink[];
+  common_rules: RulesLink[];
+}
+
+/**
+ * Every game this server plays, in a fixed order.
+ */
+export interface GameTypeList {
+  games: GameType[];
+}
+
+/**
  * Liveness: the process answers.
  */
 export interface Health {
@@ -715,6 +923,17 @@ export interface Hello {
   type: "hello";
   client?: string;
   token?: string | null;
+}
+
+/**
+ * A seat the server plays itself, with the built-in bot `bot`.
+ */
+export interface HouseSeat {
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  seat: number;
+  bot?: "first" | "random" | "strong";
 }
 
 /**
@@ -735,7 +954,7 @@ export interface Join {
 }
 
 /**
- * Take a seat: `seat` None takes the lowest free one.
+ * Take a seat: `seat` null (or left out) takes the lowest free one.
  */
 export interface JoinSeat {
   /**
@@ -749,7 +968,10 @@ export interface JoinSeat {
  * What one seat may do now: concrete actions, and choices with constraints.
  *
  * A client may send any action in `actions` as it is, or any action built from
- * one entry of `choices`. Both empty means the seat has nothing to decide.
+ * one entry of `choices`. Both empty means the seat has nothing to decide. Each kind
+ * of decision always comes in the same form, whatever the hand size: a row of Day vs
+ * Night, a back card of Mishra's Factory (with the card to discard) and a Base Race
+ * layout are choices; every other decision is a list of concrete actions.
  */
 export interface LegalActions {
   actions: ((DayNightPlace | DayNightReplace | DayNightDeclare | MishraFactoryTake | WeddingPlannerDraw | WeddingPlannerTake | WeddingPlannerDiscard | BaseRaceLayout | BaseRaceMove)[]);
@@ -798,12 +1020,45 @@ export interface MishraFactoryCollection {
 }
 
 /**
+ * Mishra's Factory: the belt, the deck order and the first seat.
+ *
+ * `belt` is in position order (positions 0-1 are the front, MF-8); `deck` is the rest
+ * of the shuffled cards, top first (the next card to refill the belt first);
+ * `set_aside` the cards without a Magic back (C-1); `first_seat` takes first, then
+ * play goes in seat order.
+ */
+export interface MishraFactoryDeal {
+  type: "mishra_factory.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  first_seat: number;
+  belt: string[];
+  deck: string[];
+  set_aside: string[];
+}
+
+/**
  * Every card is collected (MF-4): the final scores and the winners (MF-7).
  */
 export interface MishraFactoryEnded {
   type: "mishra_factory.ended";
   scores: MishraFactoryScoreLine[];
   winners: number[];
+}
+
+/**
+ * The options of a Mishra's Factory game; each one left out takes its default.
+ */
+export interface MishraFactoryOptions {
+  /**
+   * Shuffle the deck (true); false keeps the cards in booster order, seat 0's booster first.
+   */
+  shuffle?: boolean;
+  /**
+   * The seat that plays first, below `players`; null draws it at random.
+   */
+  first_seat?: number | null;
 }
 
 /**
@@ -989,6 +1244,7 @@ export interface Problem {
   code: ErrorCode;
   detail: string | null;
   instance: string | null;
+  pointer: string | null;
 }
 
 /**
@@ -1039,9 +1295,13 @@ export interface Registration {
 /**
  * The action was refused and changed nothing.
  *
- * `rule` names the ruling that refused it (`MF-2`) when the rules did; `version` is
- * the game's current version. After `stale_version` decide again on the view you
- * hold: every update up to `version` has been sent before this refusal.
+ * `rule` is set when the game's rules refused it: a ruling id (`MF-2`) or a refusal
+ * code (`turn`, `card`, `move`), each explained under its own heading in the rules
+ * reference (a game's page for a ruling, the common page for a code), in every
+ * language. It is null for refusals that are not the rules' (`stale_version`,
+ * `rate_limited`, `duplicate`, ...). `version` is the game's current version. After
+ * `stale_version` decide again on the view you hold: every update up to `version` has
+ * been sent before this refusal.
  */
 export interface Rejected {
   type: "rejected";
@@ -1064,10 +1324,16 @@ export interface Rejected {
 export type RejectReason = "bad_message" | "duplicate" | "game_over" | "illegal_action" | "not_found" | "not_started" | "not_your_turn" | "rate_limited" | "stale_version" | "unauthorized" | "unavailable";
 
 /**
- * A finished game: replaying `log` on the game set up from `setup` and `seed`
- * gives `result`.
+ * A finished game, for audit: replaying `log` on the set-up gives `result`.
+ *
+ * `format` versions this document (packplay.replay.1). `deal` is the explicit
+ * set-up (what each seat was dealt, the pile order, roles, first seat, themes) and
+ * `cards` the facts of every card of the game by id, so the game can be checked
+ * without Packplay's random generator or card catalog. `setup` and `seed` are what
+ * Packplay set the game up from: the same game again with Packplay's engines.
  */
 export interface Replay {
+  format: "packplay.replay.1";
   /**
    * A game's id.
    */
@@ -1077,6 +1343,8 @@ export interface Replay {
    * The seed a game was set up from.
    */
   seed: number;
+  deal: DayNightDeal | MishraFactoryDeal | WeddingPlannerDeal | BaseRaceDeal;
+  cards: { [key: string]: CardInstance };
   log: LoggedAction[];
   result: GameResult;
 }
@@ -1090,6 +1358,14 @@ export interface Resume {
    * A game's version: 0 at setup, +1 for every applied action.
    */
   from_version: number;
+}
+
+/**
+ * A page of the rules reference in one language, at `path` (GET it for Markdown).
+ */
+export interface RulesLink {
+  lang: string;
+  path: string;
 }
 
 /**
@@ -1111,7 +1387,7 @@ export interface SeatGrant {
 }
 
 /**
- * One seat of a game: `name` is None while the seat is free.
+ * One seat of a game: `name` is null while the seat is free.
  */
 export interface SeatInfo {
   /**
@@ -1119,6 +1395,7 @@ export interface SeatInfo {
    */
   seat: number;
   name: string | null;
+  house: ("first" | "random" | "strong") | null;
 }
 
 /**
@@ -1309,6 +1586,28 @@ export interface ViewMessage {
 }
 
 /**
+ * Vampire Wedding Planner: the hands, the themes, both piles and the first seat.
+ *
+ * `hands[seat]` the seat's four dealt cards in deal order; `themes[seat]` its secret
+ * theme card, null when its booster had no theme candidate; `draw` the face-down
+ * pile, top first; `discard` the face-up pile, bottom first (one card at the start);
+ * `set_aside` the cards without a Magic back (C-1); `first_seat` plays first, then play
+ * goes in reverse seat order.
+ */
+export interface WeddingPlannerDeal {
+  type: "wedding_planner.deal";
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  first_seat: number;
+  hands: string[][];
+  themes: ((string | null)[]);
+  draw: string[];
+  discard: string[];
+  set_aside: string[];
+}
+
+/**
  * Put the hand card with id card on top of the discard pile; ends the turn.
  */
 export interface WeddingPlannerDiscard {
@@ -1347,6 +1646,24 @@ export interface WeddingPlannerDrew {
   seat: number;
   draw_count: number;
   card: string | null;
+}
+
+/**
+ * The options of a Vampire Wedding Planner game; each one left out takes its default.
+ */
+export interface WeddingPlannerOptions {
+  /**
+   * Shuffle the draw pile (true); false keeps it in booster order, seat 0's cards first, without set-aside cards and themes.
+   */
+  shuffle?: boolean;
+  /**
+   * The seat that plays first, below `players`; null draws it at random.
+   */
+  first_seat?: number | null;
+  /**
+   * One entry per seat: the id of a theme candidate (a non-land card with a color) from that seat's own booster, or null to draw that seat's theme at random. Card ids follow from the seed, so this is for sandbox games, which name their seed.
+   */
+  themes?: (((string | null)[])) | null;
 }
 
 /**
@@ -1445,7 +1762,7 @@ export interface WeddingPlannerView {
 /**
  * The answer to `hello`: who the server is, what it speaks, its limits.
  *
- * `game_id` and `seat` tell which seat the hello token holds (None for spectators).
+ * `game_id` and `seat` tell which seat the hello token holds (null for spectators).
  */
 export interface Welcome {
   type: "welcome";
@@ -1480,6 +1797,15 @@ export type ClientMessage =
   | Act
   | Resume
   | Ping;
+
+/**
+ * The create-game body: one per game, told apart by `game`.
+ */
+export type CreateGame =
+  | CreateDayNightGame
+  | CreateMishraFactoryGame
+  | CreateWeddingPlannerGame
+  | CreateBaseRaceGame;
 
 /**
  * Every action of day_night.

@@ -1,9 +1,9 @@
-import type { GameType } from "./catalog.js";
 import type {
   CreatedGame,
   CreateGame,
   GameList,
   GameSnapshot,
+  GameType,
   Health,
   JoinSeat,
   Problem,
@@ -37,7 +37,10 @@ export class PackplayRest {
   getReplay(gameId: string): Promise<Replay>;
   health(): Promise<Health>;
   ready(): Promise<Readiness>;
-  gameTypes(): Promise<readonly GameType[]>;
+  /** Every game the server plays, with its player range, options and rules pages. */
+  gameTypes(): Promise<GameType[]>;
+  /** One game type; rejects with `not_found` for a game the server does not play. */
+  gameType(game: string): Promise<GameType>;
   /** A page of the rules reference as Markdown (`page`: a game name or `common`). */
   rules(page: string, options?: { lang?: "en" | "fr" | "es" | string }): Promise<string>;
   call(

@@ -12,7 +12,6 @@
  * @module
  */
 
-import { GAME_TYPES } from "./catalog.js";
 
 export const API_PREFIX = "/v2";
 
@@ -59,7 +58,7 @@ export class PackplayRest {
   /**
    * Create a game. With `seats` (one name per seat) every seat is taken at once,
    * the game starts, and `grants` holds each seat's token.
-   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, seed?, boosters?}`
+   * @param {object} request  a `CreateGame` body: `{game, players, sets?, options?, turn_seconds?, seats?, house?, seed?, boosters?}`
    */
   createGame(request) {
     return this.call("POST", "/games", { body: request });
@@ -102,7 +101,7 @@ export class PackplayRest {
     await this.call("DELETE", `/games/${encodeURIComponent(gameId)}/seat`, { token });
   }
 
-  /** The seed, setup and action log of a finished game. */
+  /** The export of a finished game (format packplay.replay.1): set-up, cards, log, result. */
   getReplay(/** @type {string} */ gameId) {
     return this.call("GET", `/games/${encodeURIComponent(gameId)}/replay`);
   }
@@ -118,11 +117,23 @@ export class PackplayRest {
   }
 
   /**
-   * The game types this package knows, with their player counts (the server has
-   * no route listing them yet, so the answer comes from {@link GAME_TYPES}).
+   * Every game the server plays: name, title, player range, default sets, options
+   * (each with its type, allowed values, default and description), whether it has
+   * simultaneous decisions, its audiences and its rules pages. The `GameType` of
+   * the protocol, in the server's order.
    */
   async gameTypes() {
-    return GAME_TYPES;
+    const list = /** @type {{games: object[]}} */ (await this.call("GET", "/game-types"));
+    return list.games;
+  }
+
+  /**
+   * One game type, as {@link PackplayRest#gameTypes} lists it; `not_found` for a name
+   * the server does not play.
+   * @param {string} game
+   */
+  gameType(game) {
+    return this.call("GET", `/game-types/${encodeURIComponent(game)}`);
   }
 
   /**

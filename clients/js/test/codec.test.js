@@ -304,7 +304,8 @@ describe("messages", () => {
       { type: "rejected", action_id: "a", reason: "bored", message: "", version: 1 },
       { type: "rejected", action_id: "a", reason: "duplicate", message: "m".repeat(2001), version: 1 },
       { type: "error", code: "teapot", message: "" },
-      { type: "game_over", game_id: "g", result: { winners: [0], draw: "no", scores: [], reason: "" }, replay_url: "/" },
+      { type: "game_over", game_id: "g", result: { winners: [0], draw: "no", scores: [], reason: "", reason_text: "" }, replay_url: "/" },
+      { type: "game_over", game_id: "g", result: { winners: [0], draw: false, scores: [1], reason: "land_revealed" }, replay_url: "/" },
     ];
     for (const message of bad) refused(decode(encode(message, "json"), "json"), "bad_message");
     const good = { type: "rejected", action_id: "a", reason: "duplicate", message: "😀".repeat(2000), version: 1 };

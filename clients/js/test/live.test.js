@@ -7,6 +7,7 @@ import { after, before, describe, test } from "node:test";
 
 import WebSocket from "ws";
 
+import { GAME_TYPES } from "../src/catalog.js";
 import { PackplayClient } from "../src/client.js";
 import { completeCard } from "../src/codec.js";
 import { randomAction } from "../src/legal.js";
@@ -63,10 +64,25 @@ describe("REST lobby helpers", () => {
     assert.match(await rest.rules("mishra_factory", { lang: "fr" }), /^# /);
     const unknown = await rest.rules("chess").catch((e) => e);
     assert.equal(unknown.code, "not_found");
+    const types = await rest.gameTypes();
     assert.deepEqual(
-      (await rest.gameTypes()).map((t) => [t.game, t.minPlayers, t.maxPlayers]),
+      types.map((t) => [t.game, t.min_players, t.max_players]),
       [["day_night", 2, 2], ["mishra_factory", 2, 4], ["wedding_planner", 2, 6], ["base_race", 2, 2]],
     );
+    assert.deepEqual(
+      types.map((t) => [t.game, t.title, t.default_sets]),
+      GAME_TYPES.map((t) => [t.game, t.title, t.sets]),
+      "the offline table says what the server says",
+    );
+    const mishra = await rest.gameType("mishra_factory");
+    assert.deepEqual(mishra.options.map((o) => [o.name, o.default]), [["shuffle", true], ["first_seat", null]]);
+    const refused = await rest
+      .createGame({ game: "mishra_factory", players: 2, options: { first_seat: 2 } })
+      .catch((e) => e);
+    assert.equal(refused.code, "validation_failed");
+    assert.equal(refused.problem.pointer, "/options/first_seat");
+    const unknownType = await rest.gameType("chess").catch((e) => e);
+    assert.equal(unknownType.code, "not_found");
     assert.equal(rest.wsUrl(), server.wsUrl);
   });
 

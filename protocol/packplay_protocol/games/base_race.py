@@ -11,11 +11,16 @@ cards the audience may know (RULES.md BR-6).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from packplay_protocol.cards import CardId
+from packplay_protocol.games.common import GameFacts
+
+FACTS = GameFacts(title="Base Race", min_players=2, max_players=2, default_sets=("ZNR",), simultaneous=True)
+DEFAULT_MOVE_LIMIT = 200
+"""BR-7: moves after which a game still running is a draw, unless the option says otherwise."""
 
 ROWS = 6
 COLUMNS = 4
@@ -25,6 +30,30 @@ LAYOUT_SIZE = 12
 Phase = Literal["layout", "play", "over"]
 BattleKind = Literal["land", "land_vs_land", "spell", "artifact", "creature"]
 """Which rule settled a battle: 1 (a land revealed; a land attacking a land), 2, 3 or 4."""
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The options of a Base Race game; each one left out takes its default."""
+
+    shuffle: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Shuffle the basic lands and the other cards (true); false keeps pool order: "
+            "the first two basic lands are the base camps of seats 0 and 1, and the other cards "
+            "are dealt in order, 11 to seat 0, then 11 to seat 1."
+        ),
+    ] = True
+    move_limit: Annotated[
+        int,
+        msgspec.Meta(
+            ge=1,
+            le=100_000,
+            description="The number of moves after which a game still running is a draw (BR-7).",
+        ),
+    ] = DEFAULT_MOVE_LIMIT
+
+    def check(self, players: int) -> None:
+        """Nothing to check beyond the types."""
 
 
 class Layout(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="base_race.layout"):

@@ -9,11 +9,16 @@ are in the view message's `cards` table, which holds every card the audience may
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from packplay_protocol.cards import CardId, Color
+from packplay_protocol.games.common import GameFacts, seat_out_of_range
+
+FACTS = GameFacts(
+    title="Day vs Night", min_players=2, max_players=2, default_sets=("MID",), simultaneous=True
+)
 
 Role = Literal["day", "night"]
 Outcome = Literal["day", "night", "tie"]
@@ -23,6 +28,19 @@ awaits its replacement (DN-2); `declare`: a multicolored card awaits its color (
 
 ROUND_SIZES: tuple[int, ...] = (3, 3, 6)
 """Cards per row in rounds 1, 2 and 3, before the short-hand rule (DN-5)."""
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The options of a Day vs Night game; each one left out takes its default."""
+
+    day_seat: Annotated[
+        Annotated[int, msgspec.Meta(ge=0, le=1)] | None,
+        msgspec.Meta(description="The seat that plays Day (0 or 1); null draws it at random."),
+    ] = None
+
+    def check(self, players: int) -> None:
+        """Refuse what the types alone cannot: a seat the game does not have."""
+        seat_out_of_range(self.day_seat, players, "day_seat")
 
 
 class Place(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="day_night.place"):

@@ -10,11 +10,16 @@ are in the view message's cards table; the deck is the only hidden zone, shown a
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from packplay_protocol.cards import CardId
+from packplay_protocol.games.common import GameFacts, seat_out_of_range
+
+FACTS = GameFacts(
+    title="Mishra's Factory", min_players=2, max_players=4, default_sets=("MH2",), simultaneous=False
+)
 
 Group = Literal["W", "U", "B", "R", "G", "C"]
 """A collection group: one of the five colors, or "C" for colorless."""
@@ -23,6 +28,26 @@ GROUPS: tuple[Group, ...] = ("W", "U", "B", "R", "G", "C")
 
 FRONT_SIZE = 2
 """Belt positions below this are the front (free cards)."""
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The options of a Mishra's Factory game; each one left out takes its default."""
+
+    shuffle: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Shuffle the deck (true); false keeps the cards in booster order, "
+            "seat 0's booster first."
+        ),
+    ] = True
+    first_seat: Annotated[
+        Annotated[int, msgspec.Meta(ge=0, le=FACTS.max_players - 1)] | None,
+        msgspec.Meta(description="The seat that plays first, below `players`; null draws it at random."),
+    ] = None
+
+    def check(self, players: int) -> None:
+        """Refuse what the types alone cannot: a seat the game does not have."""
+        seat_out_of_range(self.first_seat, players, "first_seat")
 
 
 class Take(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="mishra_factory.take"):

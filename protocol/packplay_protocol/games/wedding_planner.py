@@ -11,13 +11,57 @@ know.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
 from packplay_protocol.cards import CardId
+from packplay_protocol.games.common import GameFacts, seat_out_of_range
+
+FACTS = GameFacts(
+    title="Vampire Wedding Planner",
+    min_players=2,
+    max_players=6,
+    default_sets=("VOW",),
+    simultaneous=False,
+)
 
 Phase = Literal["pickup", "discard", "over"]
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True, omit_defaults=True):
+    """The options of a Vampire Wedding Planner game; each one left out takes its default."""
+
+    shuffle: Annotated[
+        bool,
+        msgspec.Meta(
+            description="Shuffle the draw pile (true); false keeps it in booster order, seat 0's "
+            "cards first, without set-aside cards and themes."
+        ),
+    ] = True
+    first_seat: Annotated[
+        Annotated[int, msgspec.Meta(ge=0, le=FACTS.max_players - 1)] | None,
+        msgspec.Meta(description="The seat that plays first, below `players`; null draws it at random."),
+    ] = None
+    themes: Annotated[
+        Annotated[
+            tuple[CardId | None, ...],
+            msgspec.Meta(min_length=FACTS.min_players, max_length=FACTS.max_players),
+        ]
+        | None,
+        msgspec.Meta(
+            description="One entry per seat: the id of a theme candidate (a non-land card with a "
+            "color) from that seat's own booster, or null to draw that seat's theme at random. "
+            "Card ids follow from the seed, so this is for sandbox games, which name their seed."
+        ),
+    ] = None
+
+    def check(self, players: int) -> None:
+        """Refuse what the types alone cannot: a seat the game does not have, or a theme
+        list whose length is not the number of seats."""
+        seat_out_of_range(self.first_seat, players, "first_seat")
+        if self.themes is not None and len(self.themes) != players:
+            raise ValueError(f"Expected one theme entry per seat ({players}) - at `$.options.themes`")
 
 
 # Actions

@@ -24,7 +24,7 @@ from typing import Any
 
 from packplay.bots.budget import Budget
 from packplay.bots.memory import Memory
-from packplay.bots.priors import CardPrior, main_set
+from packplay.bots.priors import CardPrior, SampledStrategy
 from packplay.games.base_race.battle import is_fighter, is_plain_artifact, resolve, strength
 from packplay.rng import Rng
 from packplay_clients.legal import fill
@@ -63,20 +63,17 @@ class Spot:
 Board = dict[tuple[int, int], Spot]
 
 
-class BaseRaceStrategy:
-    def __init__(self, rng: Rng, budget: Budget) -> None:
-        self.rng, self.budget = rng, budget
-        self.prior: CardPrior | None = None
+class BaseRaceStrategy(SampledStrategy):
+    default_set = "ZNR"
 
     def choose(self, message: ViewMessage, memory: Memory) -> Any:
         view = message.view
         assert isinstance(view, View) and view.seat is not None
-        if self.prior is None:
-            self.prior = CardPrior(main_set(message.cards.values(), "ZNR"), self.rng)
         if view.phase == "layout":
             order = layout(view.seat, [message.cards[c] for c in view.hand], self.rng)
             return fill(message.legal.choices[0], order)
-        return Race(view, message.cards, memory, self.prior, self.budget).best(message.legal.actions)
+        race = Race(view, message.cards, memory, self.prior(message.cards), self.budget)
+        return race.best(message.legal.actions)
 
 
 def fighting_rank(card: Card) -> tuple[int, int, int]:

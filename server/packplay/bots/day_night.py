@@ -27,10 +27,9 @@ from typing import Any
 
 from packplay.bots.budget import Budget
 from packplay.bots.memory import Memory
-from packplay.bots.priors import CardPrior, facts_of, main_set
+from packplay.bots.priors import CardPrior, SampledStrategy, facts_of
 from packplay.games.day_night.colors import is_colorless
 from packplay.games.day_night.colors import pair_outcome as color_outcome
-from packplay.rng import Rng
 from packplay_protocol.cards import Card, CardInstance, Color
 from packplay_protocol.games.day_night import Declare, Place, Replace, Role, SeatView, SlotView, View
 from packplay_protocol.to_client import ViewMessage
@@ -56,17 +55,13 @@ def outcome(mine: Color | None, theirs: Color | None, role: Role) -> int:
     return 0 if result == "tie" else 1 if result == role else -1
 
 
-class DayNightStrategy:
-    def __init__(self, rng: Rng, budget: Budget) -> None:
-        self.rng, self.budget = rng, budget
-        self.prior: CardPrior | None = None
+class DayNightStrategy(SampledStrategy):
+    default_set = "MID"
 
     def choose(self, message: ViewMessage, memory: Memory) -> Any:
         view = message.view
         assert isinstance(view, View) and view.seat is not None
-        if self.prior is None:
-            self.prior = CardPrior(main_set(message.cards.values(), "MID"), self.rng)
-        table = Table(message.cards, view, self.prior, self.budget)
+        table = Table(message.cards, view, self.prior(message.cards), self.budget)
         if view.phase == "place":
             return Place(cards=table.row(view.k))
         if view.phase == "replace":

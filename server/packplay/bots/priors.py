@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cache
+from typing import ClassVar
 
+from packplay.bots.budget import Budget
 from packplay.cards.boosters import BoosterOpener
 from packplay.cards.catalog import Catalog, load_catalog
 from packplay.cards.model import Card, CardInstance
@@ -34,6 +36,22 @@ def main_set(cards: Iterable[Card], default: str) -> str:
     """The set most of the seat's known cards come from (the game's set), else ``default``."""
     counts = Counter(card.set for card in cards if card.set)
     return counts.most_common(1)[0][0] if counts else default
+
+
+class SampledStrategy:
+    """A strategy that samples hidden cards: its generator, its budget, and the prior of
+    the game's set, made on the first decision (the set is read from the cards seen)."""
+
+    default_set: ClassVar[str]
+
+    def __init__(self, rng: Rng, budget: Budget) -> None:
+        self.rng, self.budget = rng, budget
+        self._prior: CardPrior | None = None
+
+    def prior(self, cards: Mapping[str, Card]) -> CardPrior:
+        if self._prior is None:
+            self._prior = CardPrior(main_set(cards.values(), self.default_set), self.rng)
+        return self._prior
 
 
 class CardPrior:

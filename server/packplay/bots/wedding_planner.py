@@ -21,9 +21,8 @@ from typing import Any
 
 from packplay.bots.budget import Budget
 from packplay.bots.memory import Memory
-from packplay.bots.priors import CardPrior, facts_of, main_set
+from packplay.bots.priors import CardPrior, SampledStrategy, facts_of
 from packplay.games.wedding_planner.scoring import is_shiny, on_theme, score_hand
-from packplay.rng import Rng
 from packplay_protocol.cards import Card, CardInstance
 from packplay_protocol.games.wedding_planner import Discard, Take, View
 from packplay_protocol.to_client import ViewMessage
@@ -34,17 +33,13 @@ Kind = tuple[bool, bool, bool]
 """What decides a card's score for the bot: on its theme, shiny, a land."""
 
 
-class WeddingPlannerStrategy:
-    def __init__(self, rng: Rng, budget: Budget) -> None:
-        self.rng, self.budget = rng, budget
-        self.prior: CardPrior | None = None
+class WeddingPlannerStrategy(SampledStrategy):
+    default_set = "VOW"
 
     def choose(self, message: ViewMessage, memory: Memory) -> Any:
         view = message.view
         assert isinstance(view, View) and view.viewer is not None
-        if self.prior is None:
-            self.prior = CardPrior(main_set(message.cards.values(), "VOW"), self.rng)
-        plan = Plan(view, message.cards, self.prior, self.budget)
+        plan = Plan(view, message.cards, self.prior(message.cards), self.budget)
         if view.phase == "discard":
             return Discard(card=plan.discard())
         return plan.pickup(message.legal.actions)

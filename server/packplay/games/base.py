@@ -1,9 +1,11 @@
 """The one interface every rules engine implements, and what it exchanges.
 
 A rules engine is pure: ``setup`` builds a state from a config, a seed and the
-card catalog; ``apply`` turns (state, seat, action) into a new state and events,
-or raises :class:`RuleError`. No I/O, no clock, no global state: the server,
-the bots and the simulator all drive games through this interface.
+card catalog, by drawing the game's explicit set-up (``deal``) and building the
+state from it with ``from_deal``, which needs neither seed nor catalog; ``apply``
+turns (state, seat, action) into a new state and events, or raises
+:class:`RuleError`. No I/O, no clock, no global state: the server, the bots and the
+simulator all drive games through this interface.
 """
 
 from __future__ import annotations
@@ -131,6 +133,8 @@ class Game(ABC, Generic[S]):
     state_type: ClassVar[type[GameState]]
     action_type: ClassVar[Any]
     """The union of this game's action structs (for decoding)."""
+    deal_type: ClassVar[type[msgspec.Struct]]
+    """This game's explicit set-up struct (``packplay_protocol.audit``)."""
 
     def setup(
         self,
@@ -147,12 +151,7 @@ class Game(ABC, Generic[S]):
         Raises:
             RuleError: the config is not playable (player count, unknown set, option).
         """
-        if not self.min_players <= config.players <= self.max_players:
-            raise RuleError(
-                "players",
-                f"{self.title} is for {self.min_players}-{self.max_players} players",
-                "bad_config",
-            )
+        self._check_players(config)
         return self._setup(config, seed, catalog, boosters)
 
     def pending(self, state: S) -> tuple[int, ...]:
@@ -183,8 +182,48 @@ class Game(ABC, Generic[S]):
         events = self._apply(work, seat, action)
         return Transition(state=work, events=tuple(events))
 
+    def deal(self, state: S) -> Any:
+        """The explicit set-up of a game at version 0 (its ``deal_type``): what chance
+        produced, as card ids. :meth:`from_deal` builds the same state back from it."""
+        return self._deal(state)
+
+    def from_deal(self, config: GameConfig, deal: Any, cards: Mapping[str, CardInstance], seed: int = 0) -> S:
+        """The game at version 0, built from an explicit set-up alone (pure: no random
+        draw, no catalog). ``cards`` is the card table: every card of the game by id.
+        ``seed`` only labels the state (a view shows it once the game is over).
+
+        Raises:
+            RuleError: the config or the set-up is not one this game could deal
+                (``players``, ``options``, ``deal``; reason ``bad_config``).
+        """
+        self._check_players(config)
+        if not isinstance(deal, self.deal_type):
+            raise RuleError("deal", f"not a {self.title} set-up", "bad_config")
+        table = dict(cards)
+        if any(card_id != card.id for card_id, card in table.items()):
+            raise RuleError("deal", "the card table must list each card under its own id", "bad_config")
+        listed = deal_card_ids(deal)
+        if len(set(listed)) != len(listed) or set(listed) != set(table):
+            raise RuleError("deal", "every card of the table must be in exactly one zone", "bad_config")
+        return self._from_deal(config, deal, table, seed)
+
+    def _check_players(self, config: GameConfig) -> None:
+        if not self.min_players <= config.players <= self.max_players:
+            raise RuleError(
+                "players",
+                f"{self.title} is for {self.min_players}-{self.max_players} players",
+                "bad_config",
+            )
+
     @abstractmethod
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> S: ...
+
+    @abstractmethod
+    def _deal(self, state: S) -> Any: ...
+
+    @abstractmethod
+    def _from_deal(self, config: GameConfig, deal: Any, cards: dict[str, CardInstance], seed: int) -> S:
+        """Build the state from a set-up whose zones hold each card of ``cards`` once."""
 
     @abstractmethod
     def _pending(self, state: S) -> tuple[int, ...]: ...
@@ -240,3 +279,19 @@ class Game(ABC, Generic[S]):
         """
         hidden = self.hidden_from(state, audience)
         return sorted(card_id for card_id in state.cards if card_id not in hidden)
+
+
+def deal_card_ids(deal: msgspec.Struct) -> list[str]:
+    """Every card id a set-up lists, zone after zone (its strings other than the tag)."""
+    found: list[str] = []
+
+    def walk(value: Any) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, list | tuple):
+            for item in value:
+                walk(item)
+
+    for name in deal.__struct_fields__:
+        walk(getattr(deal, name))
+    return found

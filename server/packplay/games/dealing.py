@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from packplay.cards.boosters import BoosterOpener
@@ -38,7 +38,9 @@ def game_boosters(
         raise RuleError("sets", str(error), "bad_config") from error
 
 
-def _checked(given: Sequence[Sequence[CardInstance]], count: int, rule: str) -> list[list[CardInstance]]:
+def _checked(
+    given: Sequence[Sequence[CardInstance]], count: int, rule: str = "boosters"
+) -> list[list[CardInstance]]:
     if len(given) != count:
         raise RuleError(rule, f"{count} boosters are needed", "bad_config")
     boosters = [list(booster) for booster in given]
@@ -46,3 +48,17 @@ def _checked(given: Sequence[Sequence[CardInstance]], count: int, rule: str) -> 
     if len(set(ids)) != len(ids):
         raise RuleError("boosters", "card ids must be unique in a game", "bad_config")
     return boosters
+
+
+def check_set_aside(
+    cards: Mapping[str, CardInstance], playing: Iterable[str], set_aside: Iterable[str]
+) -> None:
+    """C-1 in an explicit set-up: the cards in play have a Magic back, the set-aside ones not.
+
+    Raises:
+        RuleError: a card on the wrong side (``deal``, reason ``bad_config``).
+    """
+    if not all(cards[card_id].magic_back for card_id in playing):
+        raise RuleError("deal", "a card without a Magic back must be set aside (C-1)", "bad_config")
+    if any(cards[card_id].magic_back for card_id in set_aside):
+        raise RuleError("deal", "only cards without a Magic back are set aside (C-1)", "bad_config")

@@ -18,6 +18,7 @@ from packplay import __version__
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
 from packplay_protocol import rules
+from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.ids import GameId, GameName
 from packplay_protocol.openapi import openapi_document
@@ -32,6 +33,9 @@ from packplay_protocol.rest import (
     Readiness,
     RulesLanguage,
     RulesPage,
+    game_type,
+    game_type_list,
+    pointer_of,
     problem,
 )
 from packplay_protocol.tournaments import (
@@ -53,8 +57,10 @@ def json_response(body: Any, status: int = 200) -> Response:
     return Response(_encode(body), status_code=status, media_type="application/json")
 
 
-def problem_response(code: ErrorCode, detail: str | None, request: Request) -> Response:
-    document = problem(code, detail, instance=request.url.path)
+def problem_response(
+    code: ErrorCode, detail: str | None, request: Request, pointer: str | None = None
+) -> Response:
+    document = problem(code, detail, instance=request.url.path, pointer=pointer)
     return Response(_encode(document), status_code=document.status, media_type=PROBLEM_MEDIA_TYPE)
 
 
@@ -71,7 +77,7 @@ def _problems(handler: Handler) -> Handler:
         try:
             return await handler(request)
         except ServiceError as error:
-            return problem_response(error.code, error.detail, request)
+            return problem_response(error.code, error.detail, request, error.pointer)
 
     return wrapped
 
@@ -83,7 +89,7 @@ async def _body(request: Request, kind: type[T]) -> T:
     try:
         return msgspec.convert(_whole_numbers(msgspec.json.decode(raw)), type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error)) from error
+        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error), pointer_of(str(error))) from error
 
 
 def _whole_numbers(value: Any) -> Any:
@@ -128,7 +134,8 @@ def _token(request: Request, required: bool) -> str | None:
 @_problems
 async def create_game(request: Request) -> Response:
     runtime = _runtime(request)
-    summary = await runtime.service.create(await _body(request, CreateGame))
+    body: CreateGame = await _body(request, CreateGame)  # type: ignore[arg-type]  # a union of structs
+    summary = await runtime.service.create(body)
     runtime.metrics.games_created.labels(summary.game).inc()
     return json_response(summary, 201)
 
@@ -138,6 +145,23 @@ async def list_games(request: Request) -> Response:
     game = _query(request, "game", GameName)
     status = _query(request, "status", GameStatus)
     return json_response(await _runtime(request).service.list_games(game, status))
+
+
+@functools.cache
+def _game_types() -> bytes:
+    return _encode(game_type_list())
+
+
+async def list_game_types(request: Request) -> Response:
+    return Response(_game_types(), media_type="application/json")
+
+
+@_problems
+async def get_game_type(request: Request) -> Response:
+    name = request.path_params["game"]
+    if name not in GAMES:
+        raise ServiceError(ErrorCode.NOT_FOUND, f"no game type {name!r}; known: {', '.join(GAMES)}")
+    return json_response(game_type(name))
 
 
 @_problems
@@ -278,6 +302,8 @@ async def get_openapi(request: Request) -> Response:
 HANDLERS: dict[str, Handler] = {
     "createGame": create_game,
     "listGames": list_games,
+    "listGameTypes": list_game_types,
+    "getGameType": get_game_type,
     "getGame": get_game,
     "joinSeat": join_seat,
     "leaveSeat": leave_seat,

@@ -110,6 +110,7 @@ class Runtime:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
         await self.tournaments.stop()
+        await self.service.house.close()
         await self.fanout.stop()
         await self.store.close()
         if self._embedded is not None:

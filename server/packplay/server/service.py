@@ -11,6 +11,7 @@ still applies when its seat faces the same decision as before (see
 from __future__ import annotations
 
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -27,7 +28,7 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Game, GameConfig, RuleError
 from packplay.games.registry import get_game
 from packplay.rng import Rng
-from packplay.server import decisions, rendering
+from packplay.server import decisions, house, rendering
 from packplay.server.replica import Replica, Step, decode_state, digest, encode_cards
 from packplay.server.settings import Settings
 from packplay.server.store import (
@@ -54,6 +55,7 @@ from packplay_protocol.rest import (
     GameSnapshot,
     GameStatus,
     GameSummary,
+    HouseBot,
     JoinSeat,
     LoggedAction,
     Replay,
@@ -87,10 +89,12 @@ _view_message_decoder = msgspec.json.Decoder(ViewMessage)
 class ServiceError(Exception):
     """A request the service refuses; ``code`` is the protocol's stable error code."""
 
-    def __init__(self, code: ErrorCode, detail: str) -> None:
+    def __init__(self, code: ErrorCode, detail: str, pointer: str | None = None) -> None:
         super().__init__(detail)
         self.code = code
         self.detail = detail
+        self.pointer = pointer
+        """The request member at fault (a JSON Pointer), when there is one."""
 
 
 class Service:
@@ -109,6 +113,7 @@ class Service:
         self._catalog: Catalog | None = None
         self.now = now
         self.tables = Tables(store, lambda: self.catalog, settings.cached_games)
+        self.house = house.House(self)
 
     @property
     def catalog(self) -> Catalog:
@@ -135,7 +140,7 @@ class Service:
             game=request.game,
             players=request.players,
             sets=request.sets or engine.default_sets,
-            options=request.options,
+            options=msgspec.to_builtins(request.options),
         )
         meta = GameMeta(
             id=secrets.token_urlsafe(9),
@@ -145,33 +150,45 @@ class Service:
             clock=request.turn_seconds,
             boosters=request.boosters,
             sandbox=sandboxed,
+            house=tuple(sorted(request.house, key=lambda seat: seat.seat)),
+            house_seed=secrets.randbits(SEED_BITS) if request.house else 0,
         )
         dealt = initial_state(meta, self.catalog)
         if request.seats is not None:
             return await self._create_seated(meta, dealt, request.seats)
-        await self.store.create(meta, ttl=self.settings.lobby_ttl)
+        taken = {
+            seat: (hash_token(new_token(meta.id)), house.name_of(bot)) for seat, bot in _house(meta).items()
+        }
+        await self.store.create(meta, ttl=self.settings.lobby_ttl, taken=taken)
         self.tables.get(meta.id).dealt = dealt
-        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, {}))))
+        names = {seat: name for seat, (_, name) in taken.items()}
+        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, names))))
 
     async def _create_seated(self, meta: GameMeta, dealt: Any, names: tuple[str, ...]) -> CreatedGame:
-        if len(names) != meta.config.players:
+        bots = _house(meta)
+        players = [seat for seat in range(meta.config.players) if seat not in bots]
+        if len(names) != len(players):
+            whose = "the house does not play" if bots else ""
             raise ServiceError(
-                ErrorCode.VALIDATION_FAILED, f"seats: name each of the {meta.config.players} seats"
+                ErrorCode.VALIDATION_FAILED, f"seats: name each of the {len(players)} seats {whose}".strip()
             )
-        tokens = [new_token(meta.id) for _ in names]
+        named = dict(zip(players, names, strict=True))
+        named |= {seat: house.name_of(bot) for seat, bot in bots.items()}
+        tokens = {seat: new_token(meta.id) for seat in range(meta.config.players)}
         replica = Replica.dealt(meta, _engine(meta.config.game), dealt, meta.created)
         await self.store.create_seated(
             meta,
-            [(hash_token(token), name) for token, name in zip(tokens, names, strict=True)],
+            [(hash_token(tokens[seat]), named[seat]) for seat in range(meta.config.players)],
             encode_cards(dealt.cards),
             replica.state_bytes,
             decisions.encode(replica.decisions),
-            replica.deadline,
+            self._wake(replica.meta, replica.decisions, replica.pending),
             self.settings.active_ttl,
         )
         self.tables.get(meta.id).replica = replica
-        grants = tuple(SeatGrant(game_id=meta.id, seat=seat, token=t) for seat, t in enumerate(tokens))
-        row = GameRow(meta, "active", 0, dict(enumerate(names)))
+        self.house.committed(replica)
+        grants = tuple(SeatGrant(game_id=meta.id, seat=seat, token=tokens[seat]) for seat in players)
+        row = GameRow(meta, "active", 0, dict(sorted(named.items())))
         return CreatedGame(**_fields(summary(row)), grants=grants)
 
     async def join(self, game_id: str, request: JoinSeat) -> SeatGrant:
@@ -204,12 +221,14 @@ class Service:
                 encode_cards(state.cards),
                 replica.state_bytes,
                 decisions.encode(replica.decisions),
-                replica.deadline,
+                self._wake(replica.meta, replica.decisions, replica.pending),
                 self.settings.active_ttl,
             )
             table.dealt = None
             if started and table.replica is None:
                 table.replica = replica
+            if started:
+                self.house.committed(replica)
 
     async def leave(self, game_id: str, token: str) -> None:
         """Give up a seat before the start.
@@ -275,7 +294,7 @@ class Service:
         return GameSnapshot(summary=summary(row), state=view_message(replica, audience))
 
     async def replay(self, game_id: str) -> Replay:
-        """Seed, setup and full log of a finished game.
+        """Seed, setup, explicit set-up, card table and full log of a finished game.
 
         Raises:
             ServiceError: ``not_found``, ``game_not_over`` (a game still waiting for players too).
@@ -310,7 +329,19 @@ class Service:
             for entry, _ in entries
             if entry.seat is not None
         )
-        return Replay(game_id=game_id, setup=setup, seed=meta.seed, log=actions, result=result)
+        dealt = await self.store.dealt(game_id)
+        if dealt is None:
+            raise ServiceError(ErrorCode.INTERNAL, "the log of the game is incomplete")
+        first = decode_state(replica.engine, dealt, replica.cards)
+        return Replay(
+            game_id=game_id,
+            setup=setup,
+            seed=meta.seed,
+            deal=replica.engine.deal(first),
+            cards=dict(sorted(replica.cards.items())),
+            log=actions,
+            result=result,
+        )
 
     async def current(self, game_id: str) -> Replica:
         """The started game now, read from Redis.
@@ -399,7 +430,7 @@ class Service:
             entry_bytes=step.entry_bytes,
             ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
             answer=step.answer,
-            deadline=step.deadline,
+            deadline=None if finished else self._wake(replica.meta, step.decisions, step.pending),
         )
         try:
             result = await self.store.commit(commit)
@@ -410,6 +441,7 @@ class Service:
             raise
         if result.outcome == "ok":
             table.advance(step)
+            self.house.committed(table.replica or replica)
             return step.answer
         if result.outcome == "duplicate" and result.previous is not None:
             if result.previous.accepted and result.previous.version > replica.version:
@@ -456,14 +488,19 @@ class Service:
 
     # turn clocks
 
+    def _wake(self, meta: GameMeta, tracked: Any, pending: Any) -> float | None:
+        """When the clock sweep should look at the game next (a turn clock, an overdue house seat)."""
+        return house.wake(meta, tracked, pending, self.settings.house_grace)
+
     async def expire_clocks(self) -> int:
-        """Play the default action of every seat whose clock ran out; the number played."""
+        """Play the default action of every seat whose clock ran out, and make the house
+        decisions left overdue (their process may have died); the number of defaults played."""
         played = 0
-        for game_id, _ in await self.store.due_clocks(self.now()):
-            played += await self._time_out(game_id)
+        for game_id, deadline in await self.store.due_clocks(self.now()):
+            played += await self._time_out(game_id, deadline)
         return played
 
-    async def _time_out(self, game_id: str) -> int:
+    async def _time_out(self, game_id: str, seen: float | None = None) -> int:
         table = self.tables.get(game_id)
         async with table.lock:
             try:
@@ -475,6 +512,13 @@ class Service:
                 await self.tables.catch_up(table)
                 replica = table.replica or replica
             due = self._due_actions(replica)
+            overdue = self.house.overdue(replica) if replica.meta.house else []
+        if overdue and not due and seen is not None:
+            until = self.now() + self.settings.house_grace
+            if replica.meta.clock is not None:
+                until = min([until, *(replica.decisions[s].at + replica.meta.clock for s in replica.pending)])
+            if await self.store.claim_clock(game_id, seen, until):
+                self.house.take_over(game_id, overdue)
         played = 0
         for seat, act in due:
             answer = await self.act(game_id, seat, act, timed_out=True)
@@ -486,7 +530,9 @@ class Service:
         return played
 
     def _due_actions(self, replica: Replica) -> list[tuple[int, Act]]:
-        clock = replica.meta.clock or 0.0
+        if replica.meta.clock is None:
+            return []  # in the clock index for an overdue house seat only
+        clock = replica.meta.clock
         engine, state = replica.engine, replica.state
         due = []
         for seat in engine.pending(state):
@@ -530,7 +576,17 @@ def initial_state(meta: GameMeta, catalog: Catalog) -> Any:
         boosters = None if meta.boosters is None else _sandbox_boosters(catalog, meta.boosters, meta.seed)
         return engine.setup(meta.config, meta.seed, catalog, boosters)
     except (RuleError, UnknownSetError, KeyError) as error:
-        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+        pointer = _option_pointer(meta.config.game, error)
+        raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\""), pointer) from error
+
+
+def _option_pointer(game: str, error: Exception) -> str | None:
+    """`/options/<name>` when the engine refused one option (its message starts with the name)."""
+    if not isinstance(error, RuleError) or error.rule != "options" or game not in GAMES:
+        return None
+    name = re.match(r"\w+", error.message)
+    known = GAMES[game].options.__struct_fields__
+    return f"/options/{name.group(0)}" if name is not None and name.group(0) in known else None
 
 
 def _sandbox_boosters(
@@ -545,7 +601,11 @@ def _sandbox_boosters(
 
 def summary(row: GameRow) -> GameSummary:
     meta = row.meta
-    seats = tuple(SeatInfo(seat=seat, name=row.names.get(seat)) for seat in range(meta.config.players))
+    bots = _house(meta)
+    seats = tuple(
+        SeatInfo(seat=seat, name=row.names.get(seat), house=bots.get(seat))
+        for seat in range(meta.config.players)
+    )
     return GameSummary(
         game_id=meta.id,
         game=meta.config.game,
@@ -558,6 +618,10 @@ def summary(row: GameRow) -> GameSummary:
         turn_seconds=meta.clock,
         sandbox=meta.sandbox,
     )
+
+
+def _house(meta: GameMeta) -> dict[int, HouseBot]:
+    return house.house_seats(meta)
 
 
 def _engine(name: str) -> Game[Any]:

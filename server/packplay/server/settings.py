@@ -80,6 +80,16 @@ class Settings:
     """Seconds from a WebSocket's opening to a valid hello (then close 4001)."""
     clock_interval: float = 1.0
     """How often each process looks for expired turn clocks."""
+    house_seconds: float = 0.25
+    """Time cap of one decision of the house's strong bot (it stops sampling then; under a turn
+    clock it takes at most a quarter of the clock)."""
+    house_grace: float = 10.0
+    """Seconds a house seat's decision may wait for the process that should make it; then any
+    process's clock sweep makes it (the first process that served the game may have died)."""
+    house_threads: int = 1
+    """Threads per process that run house decisions, off the event loop (without ``house_processes``)."""
+    house_processes: int = 0
+    """Worker processes per server process for the strong house bot's decisions (0: threads)."""
     tournament_interval: float = 0.5
     """How often each process carries running tournaments forward (finished tables, next rounds)."""
     tournament_ttl: int = 7 * 24 * 3600

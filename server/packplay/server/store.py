@@ -28,7 +28,7 @@ from redis.asyncio.cluster import RedisCluster
 from packplay.games.base import GameConfig
 from packplay.server import keys, redis_urls
 from packplay.server.pipeline import Observer, Pipeline, Script
-from packplay_protocol.rest import CardRef
+from packplay_protocol.rest import CardRef, HouseSeat
 
 Status = Literal["lobby", "starting", "active", "finished"]
 
@@ -51,6 +51,10 @@ class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
     """Explicit card lists of a sandbox game, opened instead of boosters."""
     sandbox: bool = False
     """Created with a chosen seed or chosen cards (only a sandbox server allows it)."""
+    house: tuple[HouseSeat, ...] = ()
+    """The seats the server plays itself, and with which bot."""
+    house_seed: int = 0
+    """Seeds the house bots' own sampling (drawn apart from the deal's seed)."""
 
 
 class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, array_like=True):
@@ -179,14 +183,16 @@ end
 """
 
 # KEYS: the game's, then the shard's open-games index and that of its game type
-# ARGV: meta, game name, players, ttl, game id
+# ARGV: meta, game name, players, ttl, game id, then per seat taken at once: seat, hashed token, name
 _CREATE = Script(
     _INDEXES
     + """
 redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'lobby', 'version', -1,
   'deadline', '')
 redis.call('RPUSH', KEYS[2], ARGV[1])
+for i = 6, #ARGV, 3 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1], 'n' .. ARGV[i], ARGV[i + 2]) end
 for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+if #ARGV > 5 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
 for i = 8, 9 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end
 return 'ok'
 """
@@ -348,6 +354,15 @@ return redis.call('HGET', KEYS[6], ARGV[1])
 """)
 
 
+# KEYS: clocks. ARGV: game id, the deadline seen, the new one
+_CLAIM_CLOCK = Script("""
+local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+return 1
+""")
+
+
 class Store:
     """The narrow port over Redis that the service uses; one per process."""
 
@@ -404,11 +419,13 @@ class Store:
 
     # lobby
 
-    async def create(self, meta: GameMeta, ttl: int) -> None:
-        """A new open game: no state and version -1 until its last seat is taken."""
+    async def create(self, meta: GameMeta, ttl: int, taken: dict[int, tuple[str, str]] | None = None) -> None:
+        """A new open game: no state and version -1 until its last seat is taken; ``taken``
+        seats (seat -> hashed token, name) are taken at once."""
         shard = keys.shard_of(meta.id)
         index = [keys.lobby(shard), keys.lobby(shard, meta.config.game)]
         args = [encode(meta), meta.config.game, meta.config.players, ttl, meta.id]
+        args += [part for seat, (digest, name) in (taken or {}).items() for part in (seat, digest, name)]
         await self.pipeline.run(_CREATE, [*keys.game_keys(meta.id), *index], args)
 
     async def create_seated(
@@ -619,6 +636,13 @@ class Store:
 
     async def clear_clock(self, game_id: str) -> None:
         await self.pipeline.call("ZREM", keys.clocks(keys.shard_of(game_id)), game_id)
+
+    async def claim_clock(self, game_id: str, seen: float, until: float) -> bool:
+        """Move a game's clock entry from ``seen`` to ``until`` if it is still at ``seen``:
+        of the processes that found it due, the one this returns true to acts on it."""
+        clocks = keys.clocks(keys.shard_of(game_id))
+        moved = await self.pipeline.run(_CLAIM_CLOCK, [clocks], [game_id, repr(seen), repr(until)])
+        return bool(moved)
 
     async def ping(self) -> bool:
         return bytes(await self.pipeline.call("PING")) == b"PONG"

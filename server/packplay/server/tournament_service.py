@@ -46,7 +46,7 @@ from packplay.tournaments import Result, Round, Table, default_rounds, pair_roun
 from packplay.tournaments import standings as rank
 from packplay.tournaments.pairing import playable
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.rest import CreateGame
+from packplay_protocol.rest import create_game, pointer_of
 from packplay_protocol.tournaments import (
     CreatedTournament,
     CreateTournament,
@@ -395,9 +395,9 @@ class TournamentService:
             return
         config = snapshot.meta.config
         names = {p.id: p.name for p in snapshot.players}
-        request = CreateGame(
-            game=config.game,
-            players=len(table.players),
+        request = create_game(
+            config.game,
+            len(table.players),
             sets=config.sets,
             options=config.options,
             turn_seconds=config.turn_seconds,
@@ -467,9 +467,14 @@ class TournamentService:
             raise ServiceError(
                 ErrorCode.BAD_CONFIG, "a round robin has two players a table and no late registration"
             )
+        players = max(size, engine.min_players)
+        try:
+            create_game(config.game, players, options=config.options)
+        except msgspec.ValidationError as error:
+            raise ServiceError(ErrorCode.BAD_CONFIG, str(error), pointer_of(str(error))) from error
         game = GameConfig(
             game=config.game,
-            players=max(size, engine.min_players),
+            players=players,
             sets=config.sets or engine.default_sets,
             options=config.options,
         )

@@ -104,6 +104,11 @@ describe("lobby, rules and replays", () => {
     assert.match(await page.locator("#result").textContent(), /won|draw/);
     await page.locator("button.first").click();
     assert.equal(await page.locator(".step-label").textContent(), `step 0 of ${replay.log.length}`);
+    // Step 0 is the export's explicit set-up, every zone with its cards by name.
+    const dealt = await page.locator(".deal li").allTextContents();
+    assert.equal(dealt[0], `first seat: seat ${replay.deal.first_seat}`);
+    assert.ok(dealt.some((line) => line.startsWith("themes: ")), dealt.join(" | "));
+    assert.ok(dealt.join(" ").includes(replay.cards[replay.deal.discard[0]].name), dealt.join(" | "));
     for (let step = 1; step <= 3; step++) {
       await page.locator("button.next").click();
       await page.locator(".step-events li").first().waitFor();

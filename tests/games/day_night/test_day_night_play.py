@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from itertools import permutations
 from typing import Any
 
 import msgspec
@@ -196,21 +197,17 @@ def test_placement_of_a_big_hand_is_an_ordered_choice() -> None:
         assert ENGINE.apply(state, DAY, action).state.rows[DAY]
 
 
-def test_placement_of_a_small_hand_is_enumerated() -> None:
-    """DN-1: with few orders the rows are listed; all 6 orders of 3 cards are accepted."""
+def test_placement_of_a_small_hand_is_the_same_card_choice() -> None:
+    """DN-1: whatever the hand size a row is one ordered card choice, never a list of
+    rows; all 6 orders of 3 cards built from it are accepted."""
     state = new_game([card("a", "R"), card("b", "G"), card("c", "U")], [card(f"n{i}", "W") for i in range(3)])
     legal = ENGINE.legal_actions(state, DAY)
-    assert len(legal.actions) == 6 and legal.choices == ()
-    assert {a.cards for a in legal.actions} == {
-        ("a", "b", "c"),
-        ("a", "c", "b"),
-        ("b", "a", "c"),
-        ("b", "c", "a"),
-        ("c", "a", "b"),
-        ("c", "b", "a"),
-    }
-    for action in legal.actions:
-        assert ENGINE.apply(state, DAY, action).state.rows[DAY] != []
+    assert legal.actions == () and len(legal.choices) == 1
+    choice = legal.choices[0]
+    assert (choice.field, choice.ordered, choice.min_count, choice.max_count) == ("cards", True, 3, 3)
+    assert choice.template == {"type": "day_night.place"} and choice.options == ("a", "b", "c")
+    for row in permutations("abc"):
+        assert ENGINE.apply(state, DAY, Place(cards=row)).state.rows[DAY] == list(row)
 
 
 def test_every_legal_replacement_and_declaration_is_accepted() -> None:

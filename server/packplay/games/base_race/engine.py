@@ -16,11 +16,13 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GameState, GivenBoosters, RuleError
 from packplay.games.base_race import play, views
-from packplay.games.base_race.setup import new_state
+from packplay.games.base_race.setup import deal_of, from_deal, new_state
 from packplay.games.base_race.state import BaseRaceState
-from packplay_protocol.games.base_race import LAYOUT_SIZE, Action, Layout, Move, View
+from packplay_protocol.audit import BaseRaceDeal
+from packplay_protocol.games.base_race import FACTS, LAYOUT_SIZE, Action, Layout, Move, View
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
 
 _LAYOUT_TEMPLATE = {k: v for k, v in msgspec.to_builtins(Layout(cards=())).items() if k != "cards"}
@@ -30,15 +32,24 @@ class BaseRace(Game[BaseRaceState]):
     """Two players race to find the other's base camp on a 4 x 6 board."""
 
     name: ClassVar[str] = "base_race"
-    title: ClassVar[str] = "Base Race"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 2
-    default_sets: ClassVar[tuple[str, ...]] = ("ZNR",)
+    title: ClassVar[str] = FACTS.title
+    min_players: ClassVar[int] = FACTS.min_players
+    max_players: ClassVar[int] = FACTS.max_players
+    default_sets: ClassVar[tuple[str, ...]] = FACTS.default_sets
     state_type: ClassVar[type[GameState]] = BaseRaceState
     action_type: ClassVar[Any] = Action
+    deal_type: ClassVar[type[BaseRaceDeal]] = BaseRaceDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
+
+    def _deal(self, state: BaseRaceState) -> BaseRaceDeal:
+        return deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: BaseRaceDeal, cards: dict[str, CardInstance], seed: int
+    ) -> BaseRaceState:
+        return from_deal(config, deal, cards, seed)
 
     def _pending(self, state: BaseRaceState) -> tuple[int, ...]:
         if state.over:

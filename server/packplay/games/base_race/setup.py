@@ -21,13 +21,13 @@ from packplay.cards.boosters import BoosterOpener
 from packplay.cards.model import Card, CardInstance
 from packplay.games.base import GameConfig, RuleError
 from packplay.games.base_race.state import SEATS, SQUARES, BaseRaceState
-from packplay.games.dealing import game_boosters
+from packplay.games.dealing import check_set_aside, game_boosters
 from packplay.rng import Rng
-from packplay_protocol.games.base_race import LAYOUT_SIZE
+from packplay_protocol.audit import BaseRaceDeal
+from packplay_protocol.games.base_race import DEFAULT_MOVE_LIMIT, LAYOUT_SIZE
 
 BOOSTERS = 3
 DEALT = LAYOUT_SIZE - 1
-DEFAULT_MOVE_LIMIT = 200
 OPTIONS = ("shuffle", "move_limit")
 
 
@@ -124,22 +124,59 @@ def _catalog_basics(catalog: Any, sets: Sequence[str]) -> list[Card]:
 
 
 def _dealt(config: GameConfig, seed: int, options: Options, pool: Pool) -> BaseRaceState:
-    camps = [pool.basics[seat].id for seat in SEATS]
-    hands = [[c.id for c in pool.deck[seat * DEALT : (seat + 1) * DEALT]] + [camps[seat]] for seat in SEATS]
     every = pool.set_aside + pool.basics + pool.lands + pool.deck
     cards = {c.id: c for c in every}
     if len(cards) != len(every):
         raise RuleError("setup", "card ids are not unique", "bad_config")
-    dealt = {card_id for hand in hands for card_id in hand}
+    hands = [tuple(c.id for c in pool.deck[seat * DEALT : (seat + 1) * DEALT]) for seat in SEATS]
+    camps = tuple(pool.basics[seat].id for seat in SEATS)
+    dealt = {card_id for hand in hands for card_id in hand} | set(camps)
+    deal = BaseRaceDeal(
+        camps=camps,
+        hands=tuple(hands),
+        out=tuple(c.id for c in every if c.magic_back and c.id not in dealt),
+        set_aside=tuple(c.id for c in pool.set_aside),
+    )
+    return from_deal(config, deal, cards, seed)
+
+
+def deal_of(state: BaseRaceState) -> BaseRaceDeal:
+    """The explicit set-up of a game at version 0 (each hand is the dealt cards, then the camp)."""
+    return BaseRaceDeal(
+        camps=tuple(state.camps),
+        hands=tuple(tuple(hand[:-1]) for hand in state.hands),
+        out=tuple(state.out),
+        set_aside=tuple(state.set_aside),
+    )
+
+
+def from_deal(
+    config: GameConfig, deal: BaseRaceDeal, cards: dict[str, CardInstance], seed: int
+) -> BaseRaceState:
+    """The game at version 0 from its explicit set-up (each card of ``cards`` in one zone).
+
+    Raises:
+        RuleError: bad options, or a set-up this game could not deal (``deal``).
+    """
+    options = Options(config.options)
+    if len(deal.camps) != len(SEATS) or len(deal.hands) != len(SEATS):
+        raise RuleError("deal", "a set-up has a base camp and a hand per seat", "bad_config")
+    if not all(cards[camp].is_land and is_basic(cards[camp]) for camp in deal.camps):
+        raise RuleError("deal", "a base camp is a basic land", "bad_config")
+    dealt = [card_id for hand in deal.hands for card_id in hand]
+    if any(len(hand) != DEALT for hand in deal.hands) or any(cards[c].is_land for c in dealt):
+        raise RuleError("deal", f"each seat is dealt {DEALT} cards that are not lands", "bad_config")
+    check_set_aside(cards, [*deal.camps, *dealt, *deal.out], deal.set_aside)
+    hands = [[*deal.hands[seat], deal.camps[seat]] for seat in SEATS]
     return BaseRaceState(
         seed=seed,
         config=config,
         move_limit=options.move_limit,
         cards=cards,
         owners={card_id: seat for seat in SEATS for card_id in hands[seat]},
-        set_aside=[c.id for c in pool.set_aside],
-        out=[c.id for c in every if c.magic_back and c.id not in dealt],
-        camps=camps,
+        set_aside=list(deal.set_aside),
+        out=list(deal.out),
+        camps=list(deal.camps),
         hands=hands,
         board=[None] * SQUARES,
     )

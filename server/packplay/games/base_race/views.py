@@ -5,16 +5,16 @@ from __future__ import annotations
 from packplay.games.base import Audience
 from packplay.games.base_race.state import ROW_COL, SEATS, BaseRaceState
 from packplay_protocol.games.base_race import Phase, Piece, View
-from packplay_protocol.games.common import GameResult
+from packplay_protocol.games.common import GameResult, game_result
 
 
 def result(state: BaseRaceState) -> GameResult | None:
     """A land battle's winner scores 1; at the BR-7 move limit both score 0.5 (a draw)."""
     if state.winner >= 0:
-        scores = tuple(1.0 if seat == state.winner else 0.0 for seat in SEATS)
-        return GameResult(winners=(state.winner,), draw=False, scores=scores, reason=state.end_reason)
+        scores = tuple(1 if seat == state.winner else 0 for seat in SEATS)
+        return game_result("base_race", (state.winner,), scores, state.end_reason)
     if state.draw:
-        return GameResult(winners=SEATS, draw=True, scores=(0.5, 0.5), reason=state.end_reason)
+        return game_result("base_race", SEATS, (0.5, 0.5), state.end_reason)
     return None
 
 

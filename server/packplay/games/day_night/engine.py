@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
-import math
-from itertools import permutations
 from typing import Any
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters
 from packplay.games.day_night import actions, flow, setup, views
 from packplay.games.day_night.state import SEATS, DayNightState
-from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
-from packplay_protocol.games.day_night import Action, Declare, Place, Replace, View
-
-ENUMERATE_BELOW = 60
-"""Concrete actions are listed when fewer than this; otherwise a ChooseCards describes them."""
+from packplay_protocol.audit import DayNightDeal
+from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions, game_result
+from packplay_protocol.games.day_night import FACTS, Action, Declare, Place, Replace, View
 
 
 class DayNight(Game[DayNightState]):
@@ -25,15 +22,24 @@ class DayNight(Game[DayNightState]):
     """
 
     name = "day_night"
-    title = "Day vs Night"
+    title = FACTS.title
     min_players = SEATS
     max_players = SEATS
     default_sets = setup.DEFAULT_SETS
     state_type = DayNightState
     action_type = Action
+    deal_type = DayNightDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> DayNightState:
         return setup.new_game(config, seed, catalog, boosters)
+
+    def _deal(self, state: DayNightState) -> DayNightDeal:
+        return setup.deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: DayNightDeal, cards: dict[str, CardInstance], seed: int
+    ) -> DayNightState:
+        return setup.from_deal(config, deal, cards, seed)
 
     def _pending(self, state: DayNightState) -> tuple[int, ...]:
         return state.pending()
@@ -54,13 +60,8 @@ class DayNight(Game[DayNightState]):
         if not state.over:
             return None
         won = flow.winners(state)
-        draw = len(won) == SEATS
-        return GameResult(
-            winners=won,
-            draw=draw,
-            scores=tuple(float(score) for score in flow.scores(state)),
-            reason="equal piles after three rounds" if draw else "most cards in pile after three rounds",
-        )
+        reason = "equal_piles" if len(won) == SEATS else "most_cards_in_pile"
+        return game_result(self.name, won, flow.scores(state), reason)
 
     def view(self, state: DayNightState, audience: Audience) -> View:
         return views.build_view(state, audience)
@@ -79,9 +80,8 @@ class DayNight(Game[DayNightState]):
 
 
 def place_actions(hand: tuple[str, ...], k: int) -> LegalActions[Any]:
-    """DN-1: any k distinct hand cards in slot order; listed when the orders are few."""
-    if math.perm(len(hand), k) < ENUMERATE_BELOW:
-        return LegalActions(actions=tuple(Place(cards=row) for row in permutations(hand, k)))
+    """DN-1: any k distinct hand cards in slot order, always as one ordered card choice
+    (whatever the hand size), never as a list of rows."""
     template = msgspec.to_builtins(Place(cards=()))
     del template["cards"]
     choice = ChooseCards(
@@ -91,10 +91,5 @@ def place_actions(hand: tuple[str, ...], k: int) -> LegalActions[Any]:
 
 
 def replace_actions(hand: tuple[str, ...]) -> LegalActions[Any]:
-    """DN-2: any card of the hand."""
-    if len(hand) < ENUMERATE_BELOW:
-        return LegalActions(actions=tuple(Replace(card=card_id) for card_id in hand))
-    template = msgspec.to_builtins(Replace(card=""))
-    del template["card"]
-    choice = ChooseCards(template=template, field="card", options=hand, min_count=1, max_count=1, single=True)
-    return LegalActions(choices=(choice,))
+    """DN-2: any card of the hand, always as concrete actions, one per card."""
+    return LegalActions(actions=tuple(Replace(card=card_id) for card_id in hand))

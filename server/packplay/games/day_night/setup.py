@@ -15,10 +15,12 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, GameConfig, RuleError
 from packplay.games.day_night import flow
 from packplay.games.day_night.state import SEATS, DayNightState
-from packplay.games.dealing import game_boosters
+from packplay.games.dealing import check_set_aside, game_boosters
 from packplay.rng import Rng
+from packplay_protocol.audit import DayNightDeal
+from packplay_protocol.games.day_night import FACTS
 
-DEFAULT_SETS: tuple[str, ...] = ("MID",)
+DEFAULT_SETS: tuple[str, ...] = FACTS.default_sets
 OPTIONS: frozenset[str] = frozenset({"day_seat"})
 
 
@@ -49,11 +51,42 @@ def new_game(
     boosters = game_boosters(config, SEATS, DEFAULT_SETS, catalog, rng, boosters)
     if day_seat is None:
         day_seat = rng.below(SEATS)
+    deal = DayNightDeal(
+        day_seat=day_seat,
+        hands=tuple(tuple(sorted(c.id for c in booster if c.magic_back)) for booster in boosters),
+        set_aside=tuple(tuple(c.id for c in booster if not c.magic_back) for booster in boosters),  # C-1
+    )
     cards = {card.id: card for booster in boosters for card in booster}
-    state = DayNightState(cards=cards, config=config, seed=seed, day_seat=day_seat)
-    for seat, booster in enumerate(boosters):
-        state.hands[seat] = sorted(c.id for c in booster if c.magic_back)
-        state.set_aside[seat] = [c.id for c in booster if not c.magic_back]  # C-1
+    return from_deal(config, deal, cards, seed)
+
+
+def deal_of(state: DayNightState) -> DayNightDeal:
+    """The explicit set-up of a game at version 0 (hands are still whole then)."""
+    return DayNightDeal(
+        day_seat=state.day_seat,
+        hands=tuple(tuple(hand) for hand in state.hands),
+        set_aside=tuple(tuple(cards) for cards in state.set_aside),
+    )
+
+
+def from_deal(
+    config: GameConfig, deal: DayNightDeal, cards: dict[str, CardInstance], seed: int
+) -> DayNightState:
+    """The game at version 0 from its explicit set-up (each card of ``cards`` in one zone).
+
+    Raises:
+        RuleError: bad options, or a set-up this game could not deal (``deal``).
+    """
+    day_seat = check_options(config)
+    if len(deal.hands) != SEATS or len(deal.set_aside) != SEATS or not 0 <= deal.day_seat < SEATS:
+        raise RuleError("deal", "a set-up has two hands, two set-aside lists and a Day seat", "bad_config")
+    if day_seat is not None and day_seat != deal.day_seat:
+        raise RuleError("deal", "the Day seat differs from the day_seat option", "bad_config")
+    check_set_aside(cards, [c for hand in deal.hands for c in hand], [c for s in deal.set_aside for c in s])
+    state = DayNightState(cards=cards, config=config, seed=seed, day_seat=deal.day_seat)
+    for seat in range(SEATS):
+        state.hands[seat] = sorted(deal.hands[seat])
+        state.set_aside[seat] = list(deal.set_aside[seat])
         state.public.update(state.set_aside[seat])
     events: list[Emitted] = []
     flow.start_round(state, events)

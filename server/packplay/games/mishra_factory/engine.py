@@ -6,11 +6,14 @@ from typing import Any
 
 import msgspec
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, place_in_turn_order
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
-from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
+from packplay_protocol.audit import MishraFactoryDeal
+from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions, game_result
 from packplay_protocol.games.mishra_factory import (
+    FACTS,
     Action,
     Ended,
     Group,
@@ -29,17 +32,26 @@ class MishraFactory(Game[MishraFactoryState]):
     """
 
     name = "mishra_factory"
-    title = "Mishra's Factory"
-    min_players = 2
-    max_players = 4
+    title = FACTS.title
+    min_players = FACTS.min_players
+    max_players = FACTS.max_players
     default_sets = setup.DEFAULT_SETS
     state_type = MishraFactoryState
     action_type = Action
+    deal_type = MishraFactoryDeal
 
     def _setup(
         self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters
     ) -> MishraFactoryState:
         return setup.new_game(config, seed, catalog, boosters)
+
+    def _deal(self, state: MishraFactoryState) -> MishraFactoryDeal:
+        return setup.deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: MishraFactoryDeal, cards: dict[str, CardInstance], seed: int
+    ) -> MishraFactoryState:
+        return setup.from_deal(config, deal, cards, seed)
 
     def _pending(self, state: MishraFactoryState) -> tuple[int, ...]:
         return () if state.over else (state.turn,)
@@ -82,13 +94,8 @@ class MishraFactory(Game[MishraFactoryState]):
         if not state.over:
             return None
         lines = scoring.score_lines(state.collections, state.cards)
-        winners = scoring.winners(lines)
-        return GameResult(
-            winners=winners,
-            draw=len(winners) == state.players,
-            scores=tuple(float(line.total) for line in lines),
-            reason="every card is collected",
-        )
+        scores = tuple(line.total for line in lines)
+        return game_result(self.name, scoring.winners(lines), scores, "all_cards_collected")
 
     def view(self, state: MishraFactoryState, audience: Audience) -> View:
         return views.build_view(state, audience)

@@ -14,12 +14,14 @@ from typing import Any
 
 from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, RuleError
-from packplay.games.dealing import game_boosters
+from packplay.games.dealing import check_set_aside, game_boosters
 from packplay.games.mishra_factory.rules import BELT_SIZE
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay.rng import Rng
+from packplay_protocol.audit import MishraFactoryDeal
+from packplay_protocol.games.mishra_factory import FACTS
 
-DEFAULT_SETS: tuple[str, ...] = ("MH2",)
+DEFAULT_SETS: tuple[str, ...] = FACTS.default_sets
 OPTIONS: frozenset[str] = frozenset({"shuffle", "first_seat"})
 
 
@@ -53,22 +55,54 @@ def new_game(
     boosters = game_boosters(config, config.players, DEFAULT_SETS, catalog, rng, boosters)
     cards = [card for booster in boosters for card in booster]
     deck = [card.id for card in cards if card.magic_back]
-    set_aside = [card.id for card in cards if not card.magic_back]  # C-1
     if shuffle:
         rng.shuffle(deck)
     if first_seat is None:
         first_seat = rng.below(config.players)
+    deal = MishraFactoryDeal(
+        first_seat=first_seat,
+        belt=tuple(deck[:BELT_SIZE]),  # MF-8: the first four cards fill positions 0, 1, 2, 3
+        deck=tuple(deck[BELT_SIZE:]),
+        set_aside=tuple(card.id for card in cards if not card.magic_back),  # C-1
+    )
+    return from_deal(config, deal, {card.id: card for card in cards}, seed)
+
+
+def deal_of(state: MishraFactoryState) -> MishraFactoryDeal:
+    """The explicit set-up of a game at version 0."""
+    return MishraFactoryDeal(
+        first_seat=state.first_seat,
+        belt=tuple(state.belt),
+        deck=tuple(state.deck),
+        set_aside=tuple(state.set_aside),
+    )
+
+
+def from_deal(
+    config: GameConfig, deal: MishraFactoryDeal, cards: dict[str, CardInstance], seed: int
+) -> MishraFactoryState:
+    """The game at version 0 from its explicit set-up (each card of ``cards`` in one zone).
+
+    Raises:
+        RuleError: bad options, or a set-up this game could not deal (``deal``).
+    """
+    _, first_seat = check_options(config)
+    if not 0 <= deal.first_seat < config.players or first_seat not in (None, deal.first_seat):
+        raise RuleError("deal", "the first seat is a seat (the first_seat option, if given)", "bad_config")
+    if len(deal.belt) != min(BELT_SIZE, len(deal.belt) + len(deal.deck)):
+        raise RuleError("deal", f"the belt holds {BELT_SIZE} cards while the deck has any", "bad_config")
+    check_set_aside(cards, deal.belt + deal.deck, deal.set_aside)
     return MishraFactoryState(
-        cards=card_table(cards),
+        cards=card_table(list(cards.values())),
         config=config,
         seed=seed,
         players=config.players,
-        first_seat=first_seat,
-        turn=first_seat,
-        deck=deck[BELT_SIZE:],
-        belt=deck[:BELT_SIZE],  # MF-8: the first four cards fill positions 0, 1, 2, 3
+        first_seat=deal.first_seat,
+        turn=deal.first_seat,
+        deck=list(deal.deck),
+        belt=list(deal.belt),
         collections=[[] for _ in range(config.players)],
-        set_aside=set_aside,
+        set_aside=list(deal.set_aside),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
+from packplay.cards.model import CardInstance
 from packplay.games.base import (
     Audience,
     Emitted,
@@ -21,25 +22,35 @@ from packplay.games.base import (
 )
 from packplay.games.wedding_planner import moves, views
 from packplay.games.wedding_planner.scoring import winners
-from packplay.games.wedding_planner.setup import new_state
+from packplay.games.wedding_planner.setup import deal_of, from_deal, new_state
 from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
-from packplay_protocol.games.common import GameResult, LegalActions
-from packplay_protocol.games.wedding_planner import Action, Discard, Draw, Take
+from packplay_protocol.audit import WeddingPlannerDeal
+from packplay_protocol.games.common import GameResult, LegalActions, game_result
+from packplay_protocol.games.wedding_planner import FACTS, Action, Discard, Draw, Take
 
 
 class WeddingPlanner(Game[WeddingState]):
     """Collect the hand that best matches your secret wedding theme."""
 
     name: ClassVar[str] = "wedding_planner"
-    title: ClassVar[str] = "Vampire Wedding Planner"
-    min_players: ClassVar[int] = 2
-    max_players: ClassVar[int] = 6
-    default_sets: ClassVar[tuple[str, ...]] = ("VOW",)
+    title: ClassVar[str] = FACTS.title
+    min_players: ClassVar[int] = FACTS.min_players
+    max_players: ClassVar[int] = FACTS.max_players
+    default_sets: ClassVar[tuple[str, ...]] = FACTS.default_sets
     state_type: ClassVar[type[WeddingState]] = WeddingState
     action_type: ClassVar[Any] = Action
+    deal_type: ClassVar[type[WeddingPlannerDeal]] = WeddingPlannerDeal
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> WeddingState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
+
+    def _deal(self, state: WeddingState) -> WeddingPlannerDeal:
+        return deal_of(state)
+
+    def _from_deal(
+        self, config: GameConfig, deal: WeddingPlannerDeal, cards: dict[str, CardInstance], seed: int
+    ) -> WeddingState:
+        return from_deal(config, deal, cards, seed)
 
     def _pending(self, state: WeddingState) -> tuple[int, ...]:
         return () if is_over(state) else (current_seat(state),)
@@ -65,13 +76,8 @@ class WeddingPlanner(Game[WeddingState]):
             return None
         scores = moves.final_scores(state)
         best = winners(scores)
-        draw = len(best) == len(scores)
-        return GameResult(
-            winners=best,
-            draw=draw,
-            scores=tuple(float(score.total) for score in scores),
-            reason="all scores tied" if draw else "highest hand score",
-        )
+        reason = "all_scores_tied" if len(best) == len(scores) else "highest_hand_score"
+        return game_result(self.name, best, tuple(score.total for score in scores), reason)
 
     def view(self, state: WeddingState, audience: Audience) -> Any:
         return views.render(state, audience)

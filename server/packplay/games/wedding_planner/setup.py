@@ -34,9 +34,10 @@ import msgspec
 
 from packplay.cards.model import CardInstance
 from packplay.games.base import GameConfig, RuleError
-from packplay.games.dealing import game_boosters
+from packplay.games.dealing import check_set_aside, game_boosters
 from packplay.games.wedding_planner.state import HAND_SIZE, WeddingState
 from packplay.rng import Rng
+from packplay_protocol.audit import WeddingPlannerDeal
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,17 +98,64 @@ def new_state(
     if len(pile) < dealt + 1:
         raise RuleError("setup", f"the pile needs at least {dealt + 1} cards to deal", "bad_config")
     first = rng.below(config.players) if options.first_seat is None else options.first_seat
+    deal = WeddingPlannerDeal(
+        first_seat=first,
+        hands=tuple(tuple(pile[seat * HAND_SIZE : (seat + 1) * HAND_SIZE]) for seat in range(config.players)),
+        themes=tuple(themes),
+        draw=tuple(pile[dealt + 1 :]),
+        discard=(pile[dealt],),
+        set_aside=tuple(card.id for booster in opened for card in booster if not card.magic_back),
+    )
+    return from_deal(config, deal, cards, seed)
+
+
+def deal_of(state: WeddingState) -> WeddingPlannerDeal:
+    """The explicit set-up of a game at version 0."""
+    return WeddingPlannerDeal(
+        first_seat=state.first_seat,
+        hands=tuple(tuple(hand) for hand in state.hands),
+        themes=tuple(state.themes),
+        draw=tuple(state.draw),
+        discard=tuple(state.discard),
+        set_aside=tuple(state.set_aside),
+    )
+
+
+def from_deal(
+    config: GameConfig, deal: WeddingPlannerDeal, cards: dict[str, CardInstance], seed: int
+) -> WeddingState:
+    """The game at version 0 from its explicit set-up (each card of ``cards`` in one zone).
+
+    Raises:
+        RuleError: bad options, or a set-up this game could not deal (``deal``).
+    """
+    options = parse_options(config)
+    players = config.players
+    if not 0 <= deal.first_seat < players or options.first_seat not in (None, deal.first_seat):
+        raise RuleError("deal", "the first seat is a seat (the first_seat option, if given)", "bad_config")
+    if len(deal.hands) != players or any(len(hand) != HAND_SIZE for hand in deal.hands):
+        raise RuleError("deal", f"each seat is dealt {HAND_SIZE} cards", "bad_config")
+    if len(deal.themes) != players or len(deal.discard) != 1:
+        raise RuleError("deal", "one theme entry per seat and one card on the discard pile", "bad_config")
+    fixed = options.themes or (None,) * players
+    themes = [theme for theme in deal.themes if theme is not None]
+    if any(want not in (None, got) for want, got in zip(fixed, deal.themes, strict=True)):
+        raise RuleError("deal", "a theme differs from the themes option", "bad_config")
+    if not all(is_theme_candidate(cards[theme]) for theme in themes):
+        raise RuleError("deal", "a theme must be a non-land, non-colorless Magic card", "bad_config")
+    in_play = [*(c for hand in deal.hands for c in hand), *themes, *deal.draw, *deal.discard]
+    check_set_aside(cards, in_play, deal.set_aside)
     return WeddingState(
         config=config,
         seed=seed,
         cards=cards,
-        hands=[pile[seat * HAND_SIZE : (seat + 1) * HAND_SIZE] for seat in range(config.players)],
-        themes=themes,
-        draw=pile[dealt + 1 :],
-        discard=[pile[dealt]],
-        set_aside=[card.id for booster in opened for card in booster if not card.magic_back],
+        hands=[list(hand) for hand in deal.hands],
+        themes=list(deal.themes),
+        draw=list(deal.draw),
+        discard=list(deal.discard),
+        set_aside=list(deal.set_aside),
         revealed=[],
-        first_seat=first,
+        first_seat=deal.first_seat,
     )
 
 

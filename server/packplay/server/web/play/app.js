@@ -191,6 +191,13 @@ function titleOf(game) {
   return GAME_TYPES.find((t) => t.game === game)?.title ?? game;
 }
 
+/** The bots the server can seat (CreateGame's house), strongest first. */
+const HOUSE_BOTS = [
+  { bot: "strong", title: "strong bot" },
+  { bot: "random", title: "random bot" },
+  { bot: "first", title: "first-legal bot" },
+];
+
 function createGameForm() {
   const type = h("select", { name: "game" }, GAME_TYPES.map((t) => h("option", { value: t.game }, t.title)));
   const players = h("select", { name: "players" });
@@ -204,6 +211,14 @@ function createGameForm() {
   setPlayers();
   const clock = h("input", { name: "clock", type: "number", min: "0", max: "86400", placeholder: "none", size: 6 });
   const name = h("input", { name: "name", required: true, maxlength: 40, value: playerName(), placeholder: "your name" });
+  // "Play against the house": the server plays every other seat with a built-in bot and
+  // the game starts at once; otherwise the game waits in the lobby for other players.
+  const opponents = h(
+    "select",
+    { name: "opponents" },
+    h("option", { value: "" }, "other players (wait in the lobby)"),
+    HOUSE_BOTS.map((b) => h("option", { value: b.bot }, `the house: ${b.title}`)),
+  );
   const message = h("span", { class: "note" });
   const form = h(
     "form",
@@ -214,9 +229,14 @@ function createGameForm() {
         localStorage.setItem("packplay.name", name.value);
         const request = { game: type.value, players: Number(players.value) };
         if (Number(clock.value) > 0) request.turn_seconds = Number(clock.value);
+        const bot = opponents.value;
+        if (bot) {
+          request.house = Array.from({ length: request.players - 1 }, (_, i) => ({ seat: i + 1, bot }));
+          request.seats = [name.value];
+        }
         try {
           const game = await rest.createGame(request);
-          const grant = await rest.joinSeat(game.game_id, { name: name.value });
+          const grant = bot ? game.grants[0] : await rest.joinSeat(game.game_id, { name: name.value });
           keepSeat(game.game_id, { ...grant, name: name.value });
           location.hash = `#/game/${game.game_id}`;
         } catch (error) {
@@ -228,6 +248,7 @@ function createGameForm() {
     h("label", {}, "Players", players),
     h("label", {}, "Turn clock (seconds per decision)", clock),
     h("label", {}, "Your name", name),
+    h("label", {}, "Opponents", opponents),
     h(
       "label",
       { title: "This server has no private games or invite codes yet" },
@@ -235,6 +256,18 @@ function createGameForm() {
       h("select", { name: "visibility" }, h("option", {}, "public"), h("option", { disabled: true }, "private (not available yet)")),
     ),
     h("button", { type: "submit", class: "primary" }, "Create and take a seat"),
+    h(
+      "button",
+      {
+        type: "button",
+        class: "house",
+        onclick: () => {
+          if (!opponents.value) opponents.value = "strong";
+          form.requestSubmit();
+        },
+      },
+      "Play against the house",
+    ),
     message,
   );
   return form;
@@ -521,7 +554,7 @@ function resultBox(message, names) {
     "div",
     { class: "result", id: "result" },
     h("strong", {}, result.draw ? "A draw." : `${winners} won.`),
-    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason}) `,
+    ` Scores: ${result.scores.map((score, s) => `${names[s] ?? `seat ${s}`} ${score}`).join(", ")}. (${result.reason_text}) `,
     h("a", { href: `#/replay/${message.game_id}` }, "Watch the replay"),
     " · ",
     h("a", { href: "#/" }, "back to the lobby"),
@@ -692,6 +725,20 @@ export function describeEvent(event, cards, names) {
 // ---------------------------------------------------------------------------
 // The replay viewer
 
+/** The explicit set-up of a replay export, one line per zone, cards by name. */
+function dealLines(replay) {
+  const name = (id) => (id === null ? "none" : (replay.cards[id]?.name ?? id));
+  const zone = (value) =>
+    Array.isArray(value)
+      ? value.map((item) => (Array.isArray(item) ? `[${item.map(name).join(", ")}]` : name(item))).join(", ")
+      : typeof value === "number"
+        ? `seat ${value}`
+        : name(value);
+  return Object.entries(replay.deal ?? {})
+    .filter(([field]) => field !== "type")
+    .map(([field, value]) => h("li", {}, `${field.replaceAll("_", " ")}: ${zone(value) || "none"}`));
+}
+
 async function replayScreen(gameId) {
   main.append(h("h1", {}, "Replay"), h("p", { class: "muted" }, "Loading…"));
   let replay;
@@ -765,7 +812,11 @@ async function replayScreen(gameId) {
     label.textContent = `step ${step} of ${log.length}`;
     for (const li of steps.children) li.classList.toggle("current", Number(li.dataset.step) === step);
     if (step === 0) {
-      detail.replaceChildren(h("h3", {}, "Set-up"), h("p", {}, `Seed ${replay.seed}; sets ${replay.setup.sets.join(", ")}.`));
+      detail.replaceChildren(
+        h("h3", {}, "Set-up"),
+        h("p", {}, `Seed ${replay.seed}; sets ${replay.setup.sets.join(", ")}.`),
+        h("ul", { class: "deal" }, dealLines(replay)),
+      );
       return;
     }
     const entry = log[step - 1];

@@ -1,0 +1,143 @@
+"""How fast the house answers, and what its decisions cost the rest of the server.
+
+    python load/bench_house.py [--games 12] [--parallel 6] [--bot strong] [--processes 0]
+
+One server process (``packplay serve``, a private Redis started here). For each game
+type, ``--games`` games are played, ``--parallel`` at a time, each by one SDK client
+(a random bot in seat 0) against the house in every other seat. Printed per game type:
+the house's turnaround (from the answer to the player's action to the view of the
+house's move, whenever only the house was left to decide), its p50, p95 and maximum;
+and the round trip of a ``ping`` on a spectator connection sent every 20 ms meanwhile
+(how long the server's event loop keeps other connections waiting). Figures, never
+assertions; on a small machine they include the clients' own CPU use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import statistics
+import time
+from typing import Any
+
+from bench_server import serve
+
+from packplay.server.embedded_redis import EmbeddedRedis
+from packplay_clients import RestClient, connect
+from packplay_clients.bots import RandomBot
+from packplay_protocol.to_client import Accepted, Pong
+
+CASES = [("day_night", 2), ("mishra_factory", 3), ("wedding_planner", 2), ("base_race", 2)]
+PING_EVERY = 0.02
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else float("nan")
+
+
+async def one_game(url: str, game: str, players: int, bot: str, seed: int, turnarounds: list[float]) -> None:
+    async with RestClient(url) as lobby:
+        house: Any = {seat: bot for seat in range(1, players)}
+        created = await lobby.create_game(game, players, seats=("bench",), house=house)
+    player = RandomBot(seed)
+    async with await connect(url, created.grants[0].token, "msgpack") as connection:
+        await connection.join()
+        while connection.game_over is None:
+            view = connection.view
+            assert view is not None
+            if 0 not in view.pending:
+                await connection.wait_until(
+                    lambda v=view: connection.view is not v or bool(connection.game_over)
+                )
+                continue
+            answer = await connection.act(player.choose(view), version=view.version)
+            answered = time.perf_counter()
+            if not isinstance(answer, Accepted):
+                continue
+            made = answer.version
+            await connection.wait_until(lambda made=made: connection.version >= made)
+            after = connection.view
+            if (
+                connection.game_over is None
+                and after is not None
+                and after.version == made
+                and not after.legal.actions
+                and not after.legal.choices
+            ):
+                await connection.wait_until(
+                    lambda made=made: connection.version > made or bool(connection.game_over)
+                )
+                if connection.version > made:
+                    turnarounds.append(time.perf_counter() - answered)
+
+
+async def pinger(url: str, stop: asyncio.Event, trips: list[float]) -> None:
+    async with await connect(url, None, "msgpack") as connection:
+        sent: dict[str, float] = {}
+
+        def heard(message: Any) -> None:
+            if isinstance(message, Pong) and message.nonce in sent:
+                trips.append(time.perf_counter() - sent.pop(message.nonce))
+
+        connection.listen(heard)
+        count = 0
+        while not stop.is_set():
+            count += 1
+            nonce = str(count)
+            sent[nonce] = time.perf_counter()
+            await connection.ping(nonce)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(stop.wait(), PING_EVERY)
+
+
+async def run_case(url: str, game: str, players: int, options: argparse.Namespace) -> None:
+    turnarounds: list[float] = []
+    trips: list[float] = []
+    stop = asyncio.Event()
+    ping_task = asyncio.create_task(pinger(url, stop, trips))
+    gate = asyncio.Semaphore(options.parallel)
+
+    async def gated(index: int) -> None:
+        async with gate:
+            await one_game(url, game, players, options.bot, index, turnarounds)
+
+    started = time.perf_counter()
+    await asyncio.gather(*(gated(index) for index in range(options.games)))
+    seconds = time.perf_counter() - started
+    stop.set()
+    await ping_task
+    ms = [1000 * t for t in turnarounds]
+    pings = [1000 * t for t in trips]
+    house = f"{statistics.median(ms):.1f} | {pct(ms, 0.95):.1f} | {max(ms):.1f}"
+    ping = f"{statistics.median(pings):.1f} | {pct(pings, 0.99):.1f}"
+    print(
+        f"| {game} | {players} | {options.games} | {len(ms)} | {house} | {ping} | {seconds:.1f} |", flush=True
+    )
+
+
+async def main(options: argparse.Namespace) -> None:
+    with EmbeddedRedis() as private:
+        settings = {"PACKPLAY_LOG_LEVEL": "warning", "PACKPLAY_HOUSE_PROCESSES": str(options.processes)}
+        async with serve(private.url, settings) as (url, _process):
+            where = f"{options.processes} worker processes" if options.processes else "a thread"
+            print(
+                f"house bot {options.bot} in {where}, {options.parallel} games at a time; times in ms\n\n"
+                "| game | players | games | house moves timed | p50 | p95 | max | ping p50 | ping p99 "
+                "| seconds |\n"
+                "|---|---|---|---|---|---|---|---|---|---|"
+            )
+            for game, players in CASES:
+                await run_case(url, game, players, options)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=12)
+    parser.add_argument("--parallel", type=int, default=6)
+    parser.add_argument("--bot", default="strong", choices=["strong", "random", "first"])
+    parser.add_argument("--processes", type=int, default=0, help="PACKPLAY_HOUSE_PROCESSES (0: a thread)")
+    asyncio.run(main(parser.parse_args()))

@@ -1,0 +1,401 @@
+"""The house: seats the server plays itself, each with a built-in bot.
+
+Who decides. A house seat's decision is made by the process that committed the version
+where that decision began (a player's move, the start, a timeout, the house's own
+move): the commit hands it here, and the bot's action is played through
+:meth:`Service.act <packplay.server.service.Service.act>` like any client's, with the
+same validation and the same turn clock. The game's clock entry is due when a house
+decision has waited ``house_grace`` seconds, so that if that process dies first, the
+clock sweep of any other process makes the decision (the one whose claim on the entry
+wins; see :meth:`~packplay.server.store.Store.claim_clock`).
+
+What it sees. A process that plays a house seat follows the seat's audience as a
+connection does (a :class:`Follower` among the table's watchers): it keeps the frames
+a MessagePack client of that seat receives (updates, and the events message of a
+catch-up), and at decision time it renders the seat's whole view message. The bot is
+built afresh for each decision from those bytes, decoded by the protocol's codec, and
+a seed of its own: it is handed nothing else. The same inputs give the same action in
+any process, and the action id names the decision, so a decision made twice is
+played once.
+
+CPU. The strong bot's decisions run in a small thread pool (or, with
+``house_processes``, in spawned worker processes), never on the event loop, with a
+time cap (``house_seconds``): at its default budget a decision takes a few
+milliseconds, and the loop keeps getting the interpreter at every switch interval
+meanwhile, so other games' messages wait a few milliseconds at most. Threads are the
+default: nothing extra has to start or can die apart from the server. The inputs are
+bytes and plain values, so a worker process gets them as they are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import multiprocessing
+from collections import OrderedDict
+from collections.abc import Sequence
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+from redis.exceptions import RedisError
+
+from packplay.bots.budget import DEFAULT_SAMPLES, Budget
+from packplay.bots.registry import make_bot
+from packplay.server import decisions
+from packplay.server.decisions import Decision
+from packplay.server.rendering import Frames, whole_view
+from packplay.server.replica import Replica
+from packplay.server.store import GameMeta
+from packplay_protocol import codec
+from packplay_protocol.errors import RejectReason
+from packplay_protocol.from_client import Act
+from packplay_protocol.rest import HouseBot
+from packplay_protocol.to_client import Events, GameOver, Update, ViewMessage
+from packplay_protocol.version import Encoding
+
+if TYPE_CHECKING:
+    from packplay.server.service import Service
+
+log = logging.getLogger(__name__)
+WIRE = Encoding.MSGPACK
+"""The encoding the house reads its frames in (as a MessagePack client would)."""
+MAX_FRAME = 1 << 24
+MAX_FOLLOWED = 1000
+"""House seats a process follows at once; the least recently played beyond are let go
+(following one again replays its events from the log, as a reconnecting client's)."""
+SEED_BITS = 53
+INLINE = frozenset({"random", "first"})
+"""Bots that decide in microseconds, on the event loop (the thread hop would cost more)."""
+_SETTLED = {RejectReason.STALE_VERSION.value, RejectReason.GAME_OVER.value, RejectReason.DUPLICATE.value}
+"""Refusals that mean the decision was made or is no longer due (never the bot's fault)."""
+
+
+def name_of(bot: str) -> str:
+    """The player name the lobby shows for a house seat."""
+    return f"House ({bot})"
+
+
+def house_seats(meta: GameMeta) -> dict[int, HouseBot]:
+    """Seat -> bot of the game's house seats."""
+    return {house.seat: house.bot for house in meta.house}
+
+
+def wake(meta: GameMeta, tracked: Sequence[Decision], pending: Sequence[int], grace: float) -> float | None:
+    """When a clock sweep should next look at a game: the first pending seat's turn clock
+    running out, or a house decision overdue (None: nothing to look at)."""
+    times = []
+    if meta.clock is not None:
+        times += [tracked[seat].at + meta.clock for seat in pending]
+    house = house_seats(meta)
+    times += [tracked[seat].at + grace for seat in pending if seat in house]
+    return min(times) if times else None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """Everything a house decision is made from: the bot, its own seed and budget, and
+    the frames its seat was sent."""
+
+    game_id: str
+    seat: int
+    since: int
+    """The version where the decision began (it names the action)."""
+    version: int
+    """The version of ``view``."""
+    bot: str
+    seed: int
+    budget: Budget
+    frames: tuple[bytes, ...]
+    """The updates and events messages the seat was sent, as a MessagePack client got them."""
+    view: bytes
+    """The seat's whole view message at ``version``."""
+
+
+def decide(inputs: Inputs) -> Any:
+    """The house bot's action, from its inputs alone (runs in a worker thread)."""
+    bot = make_bot(inputs.bot, inputs.seed, inputs.budget)
+    observe = getattr(bot, "observe", None)
+    if callable(observe):
+        for frame in inputs.frames:
+            message = codec.decode_server(frame, WIRE, max_bytes=MAX_FRAME)
+            if isinstance(message, Update):
+                observe(message.version, message.events)
+            elif isinstance(message, Events):
+                observe(message.to_version, message.events)
+    view = codec.decode_server(inputs.view, WIRE, max_bytes=MAX_FRAME)
+    if not isinstance(view, ViewMessage):
+        raise TypeError(f"the house's view did not decode: {view}")
+    return bot.choose(view)
+
+
+def warm() -> None:
+    """Load what a decision needs in a new worker process (the card catalog)."""
+    from packplay.bots.priors import packaged_catalog
+
+    packaged_catalog()
+
+
+def wire_act(action: Any, version: int, action_id: str) -> Act:
+    """The act message a client sending ``action`` would send, as the server reads it.
+
+    Raises:
+        ValueError: nothing a client could send.
+    """
+    try:
+        frame = codec.encode(Act(action_id=action_id, version=version, action=action), WIRE)
+    except (TypeError, ValueError) as error:
+        raise ValueError(f"not an action: {error}") from error
+    message = codec.decode_client(frame, WIRE)
+    if not isinstance(message, Act):
+        raise ValueError(f"not an action: {message}")
+    return message
+
+
+class Follower:
+    """The frames one house seat has been sent: a watcher of its audience on the table."""
+
+    __slots__ = ("frames", "house", "key", "over", "stale", "version")
+
+    def __init__(self, house: House, key: tuple[str, int]) -> None:
+        self.house = house
+        self.key = key
+        self.frames: list[bytes] = []
+        self.version = -1
+        """The version the frames bring the seat to."""
+        self.stale = False
+        """Versions may be missing: catch up before the next decision."""
+        self.over = False
+
+    def take(self, frames: Frames) -> None:
+        for message, raw in zip(frames.messages, frames.encoded(WIRE), strict=True):
+            if isinstance(message, Update | Events):
+                self.frames.append(raw)
+            elif isinstance(message, GameOver):
+                self.over = True
+        self.version = frames.version
+        if self.over:
+            self.house.let_go_later(self.key)
+
+    def deliver(self, frames: Frames) -> None:
+        if self.stale or frames.version <= self.version:
+            return
+        if frames.version > self.version + 1:
+            self.stale = True
+            return
+        self.take(frames)
+
+    def resync(self) -> None:
+        self.stale = True
+
+
+class House:
+    """The house seats of the games this process plays; one per process."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.settings = service.settings
+        self.followers: OrderedDict[tuple[str, int], Follower] = OrderedDict()
+        self.running: set[tuple[str, int, int]] = set()
+        """Decisions being made here: (game, seat, version where the decision began)."""
+        self._executor: Executor | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def executor(self) -> Executor:
+        if self._executor is None:
+            processes = self.settings.house_processes
+            if processes > 0:
+                # Spawned, not forked: this process runs threads and an event loop.
+                context = multiprocessing.get_context("spawn")
+                self._executor = ProcessPoolExecutor(processes, mp_context=context)
+                for _ in range(processes):
+                    self._executor.submit(warm)  # start the workers and load their catalog now
+            else:
+                threads = max(self.settings.house_threads, 1)
+                self._executor = ThreadPoolExecutor(threads, thread_name_prefix="packplay-house")
+        return self._executor
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+
+    def _spawn(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # who decides
+
+    def committed(self, replica: Replica) -> None:
+        """This process made ``replica``'s version: make each house decision that began there."""
+        house = house_seats(replica.meta)
+        if not house:
+            return
+        if replica.status == "finished":
+            for seat in house:
+                self.let_go_later((replica.game_id, seat))
+            return
+        for seat in replica.pending:
+            if seat in house and replica.decisions[seat].since == replica.version:
+                self._spawn(self.drive(replica.game_id, seat, replica.version))
+
+    def overdue(self, replica: Replica) -> list[tuple[int, int]]:
+        """The house decisions of ``replica`` waiting longer than the grace and not being
+        made here: (seat, version where each began)."""
+        house, now = house_seats(replica.meta), self.service.now()
+        found = []
+        for seat in replica.pending:
+            if seat not in house:
+                continue
+            since = replica.decisions[seat].since
+            if (replica.game_id, seat, since) in self.running:
+                continue
+            if replica.decisions[seat].at + self.settings.house_grace <= now:
+                found.append((seat, since))
+        return found
+
+    def take_over(self, game_id: str, overdue: list[tuple[int, int]]) -> None:
+        for seat, since in overdue:
+            self._spawn(self.drive(game_id, seat, since))
+
+    # deciding
+
+    async def drive(self, game_id: str, seat: int, since: int) -> bool:
+        """Make one house decision and play it; whether an action of it was accepted."""
+        key = (game_id, seat, since)
+        if key in self.running:
+            return False
+        self.running.add(key)
+        try:
+            inputs = await self.inputs(game_id, seat, since)
+            if inputs is None:
+                return False
+            action_id = f"house-{seat}-{since}"
+            try:
+                if inputs.bot in INLINE:
+                    chosen = decide(inputs)
+                else:
+                    chosen = await asyncio.get_running_loop().run_in_executor(self.executor, decide, inputs)
+                act = wire_act(chosen, inputs.version, action_id)
+            except BrokenExecutor:
+                log.error("game %s: the house's worker died; seat %s plays its first action", *key[:2])
+                self._executor = None  # a new pool for the next decision
+            except Exception:
+                log.exception("game %s: the house bot of seat %s failed; it plays its first action", *key[:2])
+            else:
+                answer = await self.service.act(game_id, seat, act)
+                if answer.accepted or answer.reason in _SETTLED:
+                    return answer.accepted
+                log.warning(
+                    "game %s: the house bot's action for seat %s was refused (%s); it plays its first action",
+                    game_id, seat, answer.message,
+                )  # fmt: skip
+            return await self._first_action(game_id, seat, since)
+        except (RedisError, OSError) as error:
+            # Redis is away: the game's clock entry brings a sweep back to this decision.
+            log.warning("game %s: the house decision of seat %s waits for Redis: %s", game_id, seat, error)
+            return False
+        finally:
+            self.running.discard(key)
+
+    async def _first_action(self, game_id: str, seat: int, since: int) -> bool:
+        table = self.service.tables.get(game_id)
+        async with table.lock:
+            try:
+                replica = await self.service.tables.ensure(table)
+            except LookupError:
+                return False
+            if not _faces(replica, seat, since):
+                return False
+            first = decisions.default_action(replica.legal[seat])
+            action = msgspec.convert(first, replica.engine.action_type)
+            version = replica.version
+        act = Act(action_id=f"house-{seat}-{since}-first", version=version, action=action)
+        return (await self.service.act(game_id, seat, act)).accepted
+
+    async def inputs(self, game_id: str, seat: int, since: int) -> Inputs | None:
+        """The seat's frames and view now, or None when the decision is no longer due."""
+        from packplay.server.service import ServiceError  # the service imports this module
+
+        service = self.service
+        key = (game_id, seat)
+        for _ in range(3):
+            follower = self.followers.get(key)
+            try:
+                if follower is None:
+                    follower = self.followers[key] = Follower(self, key)
+                    self._evict()
+                    follower.take(await service.watch(game_id, follower, seat, since=0))
+                elif follower.stale:
+                    follower.stale = False
+                    follower.take(await service.resume(game_id, seat, follower.version))
+            except ServiceError:
+                self.let_go_later(key)
+                return None
+            if follower.over:
+                return None  # the game ended (the follower is let go of)
+            self.followers.move_to_end(key)
+            table = service.tables.get(game_id)
+            async with table.lock:
+                replica = table.replica
+                if replica is None or follower.stale or follower.version != replica.version:
+                    follower.stale = True
+                    continue
+                if not _faces(replica, seat, since):
+                    return None
+                view = codec.encode_plain(whole_view(table.doc(seat), replica.version), WIRE)
+                return Inputs(
+                    game_id=game_id,
+                    seat=seat,
+                    since=since,
+                    version=replica.version,
+                    bot=house_seats(replica.meta)[seat],
+                    seed=self._seed(replica.meta, seat, since),
+                    budget=self._budget(replica.meta),
+                    frames=tuple(follower.frames),
+                    view=view,
+                )
+        return None
+
+    def _budget(self, meta: GameMeta) -> Budget:
+        cap = self.settings.house_seconds
+        if meta.clock is not None:
+            cap = min(cap, meta.clock / 4)
+        return Budget(samples=DEFAULT_SAMPLES, seconds=cap)
+
+    @staticmethod
+    def _seed(meta: GameMeta, seat: int, since: int) -> int:
+        raw = hashlib.blake2b(f"{meta.house_seed}:{seat}:{since}".encode(), digest_size=8).digest()
+        return int.from_bytes(raw) >> (64 - SEED_BITS)
+
+    # following
+
+    def _evict(self) -> None:
+        while len(self.followers) > MAX_FOLLOWED:
+            key = next(iter(self.followers))
+            self.let_go_later(key)
+
+    def let_go_later(self, key: tuple[str, int]) -> None:
+        """Stop following a house seat (its game is over, or it was played least recently)."""
+        follower = self.followers.pop(key, None)
+        if follower is not None:
+            self._spawn(self.service.tables.unwatch(key[0], follower))
+
+
+def _faces(replica: Replica, seat: int, since: int) -> bool:
+    """Whether ``seat`` still faces the decision that began at version ``since``."""
+    return (
+        replica.status == "active"
+        and seat in replica.pending
+        and seat < len(replica.decisions)
+        and replica.decisions[seat].since == since
+    )

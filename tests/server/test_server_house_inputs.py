@@ -1,0 +1,147 @@
+"""What a house decision is made from: the frames its seat was sent, nothing else and
+nothing hidden from the seat.
+
+A service over the test session's Redis plays games with house seats (the other seats
+played by the test through the same service). Each house decision's inputs are
+checked before the bot runs: they are bytes only (the frames a MessagePack client of
+the seat received, and its view message), they decode as the protocol's messages for
+that seat, and no card whose facts the engine hides from the seat at that version is
+in them; the seed of the deal is not in the view. Last, the claim that lets one process
+of several take over an overdue house decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from packplay.server import decisions, house, keys
+from packplay.server.service import Service
+from packplay.server.settings import Settings
+from packplay.server.store import Store
+from packplay_protocol import codec
+from packplay_protocol.cards import CardInstance
+from packplay_protocol.from_client import Act
+from packplay_protocol.rest import CreateGame, HouseSeat
+from packplay_protocol.to_client import Events, Update, ViewMessage
+
+CASES = [
+    ("day_night", 2, (1,)),
+    ("mishra_factory", 3, (0, 2)),
+    ("wedding_planner", 2, (0,)),
+    ("base_race", 2, (1,)),
+]
+
+
+def walk(root: Any) -> Iterator[Any]:
+    seen: set[int] = set()
+    stack = [root]
+    while stack:
+        value = stack.pop()
+        if id(value) in seen or isinstance(value, str | bytes | int | float | bool | type(None)):
+            continue
+        seen.add(id(value))
+        yield value
+        if isinstance(value, dict):
+            stack += [*value.keys(), *value.values()]
+        elif isinstance(value, list | tuple | set | frozenset):
+            stack += list(value)
+        elif isinstance(value, msgspec.Struct):
+            stack += [getattr(value, name) for name in value.__struct_fields__]
+
+
+class Checker:
+    """Wraps :func:`house.decide`: checks each decision's inputs against the game as it is."""
+
+    def __init__(self, service: Service) -> None:
+        self.service = service
+        self.decide = house.decide
+        self.decisions = 0
+        self.frames = 0
+
+    def __call__(self, inputs: house.Inputs) -> Any:
+        replica = self.service.tables.get(inputs.game_id).replica
+        assert replica is not None and replica.version == inputs.version  # the game waits for the house
+        seat = inputs.seat
+        hidden = replica.engine.hidden_from(replica.state, seat)
+        assert isinstance(inputs.view, bytes) and all(isinstance(frame, bytes) for frame in inputs.frames)
+        view = codec.decode_server(inputs.view, house.WIRE, max_bytes=house.MAX_FRAME)
+        assert isinstance(view, ViewMessage)
+        assert view.seat == seat and view.version == inputs.version
+        assert view.seed is None, "the deal's seed is in the view"
+        assert not hidden & set(view.cards), "a hidden card is in the view's card table"
+        messages: list[Any] = [view]
+        for frame in inputs.frames:
+            message = codec.decode_server(frame, house.WIRE, max_bytes=house.MAX_FRAME)
+            assert isinstance(message, Update | Events), message
+            messages.append(message)
+        for item in walk(messages):
+            if isinstance(item, CardInstance):
+                assert item.id not in hidden, "a hidden card's facts reached the house bot"
+        self.decisions += 1
+        self.frames += len(inputs.frames)
+        return self.decide(inputs)
+
+
+@pytest.mark.parametrize(("game", "players", "seats"), CASES)
+async def test_the_house_decides_from_nothing_its_seat_may_not_see(
+    redis_url: str, monkeypatch: pytest.MonkeyPatch, game: str, players: int, seats: tuple[int, ...]
+) -> None:
+    store = Store.from_url(redis_url, process_id="one")
+    service = Service(store, Settings(sandbox=True))
+    checker = Checker(service)
+    monkeypatch.setattr(house, "decide", checker)
+    try:
+        bots = tuple(HouseSeat(seat=seat, bot="strong") for seat in seats)
+        names = tuple(f"p{seat}" for seat in range(players) if seat not in seats)
+        created = await service.create(
+            CreateGame(game=game, players=players, seats=names, house=bots, seed=41)
+        )
+        table = service.tables.get(created.game_id)
+        played = 0
+        for _ in range(20_000):
+            replica = table.replica
+            assert replica is not None
+            if replica.status == "finished":
+                break
+            waiting = [seat for seat in replica.pending if seat not in seats]
+            if waiting and not any(seat in replica.pending for seat in seats):
+                seat = waiting[0]
+                first = decisions.default_action(replica.legal[seat])
+                action = msgspec.convert(first, replica.engine.action_type)
+                act = Act(action_id=f"t-{replica.version}", version=replica.version, action=action)
+                answer = await service.act(created.game_id, seat, act)
+                assert answer.accepted, answer
+                played += 1
+            else:
+                await asyncio.sleep(0.002)
+        assert table.replica is not None and table.replica.status == "finished"
+        replay = await service.replay(created.game_id)
+        by_house = [a for a in replay.log if a.seat in seats]
+        assert len(by_house) == checker.decisions > 0
+        assert checker.frames > 0, "the house heard its seat's events"
+        assert len(replay.log) == played + checker.decisions
+    finally:
+        await service.house.close()
+        await store.close()
+
+
+async def test_of_two_claims_on_a_due_clock_entry_one_wins(store: Store) -> None:
+    # An hour ahead: no server process sharing this Redis finds the entry due meanwhile.
+    due = round(time.time()) + 3600.5
+    await store.redis.zadd(keys.clocks(keys.shard_of("g1")), {"g1": due})
+    (found,) = [entry for entry in await store.due_clocks(due + 1) if entry[0] == "g1"]
+    assert found == ("g1", due)
+    first, second = await asyncio.gather(
+        store.claim_clock("g1", found[1], due + 10.25), store.claim_clock("g1", found[1], due + 11)
+    )
+    assert [first, second].count(True) == 1
+    assert await store.redis.zscore(keys.clocks(keys.shard_of("g1")), "g1") in (due + 10.25, due + 11)
+    assert not await store.claim_clock("g1", due, due + 20), "a claim on a score already moved fails"
+    assert not await store.claim_clock("gone", due, due + 20)
+    assert "g1" not in dict(await store.due_clocks(due + 1))
