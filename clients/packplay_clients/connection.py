@@ -12,7 +12,7 @@ message of the version before it; a gap, or a patch that does not fit, is answer
 with ``resume``, which brings a whole view), and after a close that asks for it
 (4000, 1001, 1006, 1012, 1013) it reconnects, joins again from the last version
 seen, and sends again the actions still waiting for an answer (the server applies
-each action id once).
+each action id once); such a close before the ``welcome`` makes it say ``hello`` again.
 """
 
 from __future__ import annotations
@@ -462,9 +462,11 @@ class GameConnection:
         """Reconnect and resume after a close that asks for it; False once closed for good."""
         if self._failure is not None:
             return False
-        if self._closing or closed.code not in RESUME_CLOSE_CODES or self.welcome is None:
+        if self._closing or closed.code not in RESUME_CLOSE_CODES:
             await self._fail(ConnectionLost(closed.code, closed.reason))
             return False
+        # Closed before the welcome (a process draining as the hello arrived): say hello
+        # again elsewhere; the welcome then answers the open under way.
         last = closed
         for attempt in range(self.reconnect_attempts):
             await asyncio.sleep(self.reconnect_delay * 2**attempt)

@@ -86,11 +86,16 @@ class CloseCode(IntEnum):
 
     NORMAL = 1000
     GOING_AWAY = 1001
-    """The server process is stopping: reconnect (to any process) and resume."""
+    """Reconnect (to any process) and resume. Servers before drain on SIGTERM sent it when
+    stopping; this one sends 1012 instead, and clients still resume after either."""
     PROTOCOL_ERROR = 1002
     MESSAGE_TOO_BIG = 1009
     """A frame exceeded `limits.max_frame_bytes`; it was not read."""
     INTERNAL_ERROR = 1011
+    SERVICE_RESTART = 1012
+    """The server process is draining (it was told to stop, for a restart or a scale-down):
+    reconnect, to any process, and resume. Sent once the answer of the action under way,
+    if any, has gone out."""
     TRY_AGAIN_LATER = 1013
     """The server cannot reach its storage now; reconnect in a moment."""
     RESUME_REQUIRED = 4000

@@ -127,6 +127,25 @@ async def test_other_close_codes_end_the_connection_for_good(code: int) -> None:
         await connection.wait_until(lambda: False)
 
 
+async def test_a_1012_before_the_welcome_says_hello_again_on_a_new_connection() -> None:
+    server = ScriptedServer()
+    connection = GameConnection("ws://scripted", token=TOKEN, connector=server.connector, keepalive=False)
+    opening = asyncio.create_task(connection.open())
+    draining = await server.accept()
+    assert await draining.receive() == Hello(client=connection.client, token=TOKEN)
+    await draining.close(1012)
+
+    again = await server.accept()
+    assert await again.receive() == Hello(client=connection.client, token=TOKEN)
+    await again.send(welcome())
+    assert (await opening).seat == 0 and connection.resumed_after == [1012]
+    joining = asyncio.create_task(connection.join())
+    assert await again.receive() == Join(game_id=GAME_ID, role="player")
+    await again.send(view_at(1))
+    assert (await joining).version == 1
+    await connection.close()
+
+
 async def test_resuming_gives_up_after_its_attempts() -> None:
     server = ScriptedServer(refuse=10)
     connection, peer = await joined(server)

@@ -15,6 +15,7 @@ import pytest
 import redis
 from deploy_files import COMPOSE, DEPLOY, HAPROXY_CFG, load_yaml, valkey
 
+from packplay.server.runtime import DRAIN_TIMEOUT
 from packplay.server.settings import ENV_PREFIX, Settings
 
 SCHEMA = Path(__file__).parent / "data" / "compose-spec.json"
@@ -99,7 +100,10 @@ def test_the_haproxy_config_balances_every_replica_with_websocket_timeouts() -> 
 
 def test_the_stop_grace_period_outlasts_the_servers_drain() -> None:
     grace = compose()["services"]["app"]["stop_grace_period"]
-    assert grace.endswith("s") and int(grace[:-1]) >= 10 + 5
+    # The drain delay, the wait for the connections' answers and closes, then uvicorn's
+    # 10 s for requests in flight.
+    needed = Settings().drain_delay + DRAIN_TIMEOUT + 10
+    assert grace.endswith("s") and int(grace[:-1]) >= needed
 
 
 @pytest.fixture

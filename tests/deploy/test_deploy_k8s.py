@@ -97,7 +97,7 @@ def test_a_stopping_pod_is_given_time_to_drain() -> None:
     assert command[0] == "sleep"
     pre_stop = int(command[1])
     assert pre_stop >= 5
-    needed = pre_stop + UVICORN_GRACEFUL_SHUTDOWN + DRAIN_TIMEOUT
+    needed = pre_stop + Settings().drain_delay + DRAIN_TIMEOUT + UVICORN_GRACEFUL_SHUTDOWN
     assert pod_spec()["terminationGracePeriodSeconds"] > needed
 
 

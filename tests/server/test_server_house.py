@@ -14,6 +14,7 @@ import itertools
 from pathlib import Path
 
 import httpx
+import msgspec
 import pytest
 from support_servers import ServerProcess, start_server
 
@@ -23,7 +24,7 @@ from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_clients import RestClient, connect, play
 from packplay_clients.bots import FirstBot, RandomBot
-from packplay_protocol.rest import CreateGame, HouseBot, HouseSeat, Replay
+from packplay_protocol.rest import CreateGame, HouseBot, Replay
 
 IDLE = 30.0
 HOUSE_GAMES: list[tuple[str, int, dict[int, HouseBot]]] = [
@@ -132,13 +133,8 @@ async def test_a_house_decision_its_process_never_made_is_made_by_another(
     service = Service(store, Settings(sandbox=True, house_grace=1.0))
     service.house.committed = lambda replica: None  # type: ignore[method-assign]
     try:
-        request = CreateGame(
-            game="wedding_planner",
-            players=2,
-            seats=("ada",),
-            house=(HouseSeat(seat=1, bot="strong"),),
-            seed=3,
-        )
+        body = {"game": "wedding_planner", "players": 2, "seats": ["ada"], "house": [{"seat": 1}], "seed": 3}
+        request = msgspec.convert(body, CreateGame)
         created = await service.create(request)
     finally:
         await store.close()

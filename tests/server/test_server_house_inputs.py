@@ -27,7 +27,7 @@ from packplay.server.store import Store
 from packplay_protocol import codec
 from packplay_protocol.cards import CardInstance
 from packplay_protocol.from_client import Act
-from packplay_protocol.rest import CreateGame, HouseSeat
+from packplay_protocol.rest import CreateGame
 from packplay_protocol.to_client import Events, Update, ViewMessage
 
 CASES = [
@@ -97,11 +97,10 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
     checker = Checker(service)
     monkeypatch.setattr(house, "decide", checker)
     try:
-        bots = tuple(HouseSeat(seat=seat, bot="strong") for seat in seats)
-        names = tuple(f"p{seat}" for seat in range(players) if seat not in seats)
-        created = await service.create(
-            CreateGame(game=game, players=players, seats=names, house=bots, seed=41)
-        )
+        bots = [{"seat": seat, "bot": "strong"} for seat in seats]
+        names = [f"p{seat}" for seat in range(players) if seat not in seats]
+        body = {"game": game, "players": players, "seats": names, "house": bots, "seed": 41}
+        created = await service.create(msgspec.convert(body, CreateGame))
         table = service.tables.get(created.game_id)
         played = 0
         for _ in range(20_000):

@@ -102,6 +102,7 @@ export const CloseCode = Object.freeze({
   PROTOCOL_ERROR: 1002,
   MESSAGE_TOO_BIG: 1009,
   INTERNAL_ERROR: 1011,
+  SERVICE_RESTART: 1012,
   TRY_AGAIN_LATER: 1013,
   RESUME_REQUIRED: 4000,
   UNAUTHORIZED: 4001,
@@ -112,14 +113,15 @@ export const CloseCode = Object.freeze({
 
 /**
  * Close codes after which a client should reconnect and resume: the server's
- * 1001 (stopping), 1013 (storage unavailable) and 4000 (send queue overflowed),
- * and two that no server sends but a connection may end with, 1006 (closed
- * without a close frame) and 1012 (service restart).
+ * 1012 (service restart: the process is draining), 1013 (storage unavailable)
+ * and 4000 (send queue overflowed), 1001 (going away, sent by older servers),
+ * and 1006, which no server sends but a connection may end with (closed without
+ * a close frame).
  */
 export const RESUMABLE_CLOSE_CODES = Object.freeze([
   CloseCode.GOING_AWAY,
   1006,
-  1012,
+  CloseCode.SERVICE_RESTART,
   CloseCode.TRY_AGAIN_LATER,
   CloseCode.RESUME_REQUIRED,
 ]);

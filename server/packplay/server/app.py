@@ -13,7 +13,7 @@ from starlette.middleware import Middleware
 from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.routing import BaseRoute
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from packplay.server import routes, web, ws
 from packplay.server.runtime import Runtime
@@ -69,10 +69,23 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WS_PATH:
             await ws.endpoint(scope, receive, send, runtime)
+        elif scope["type"] == "http":
+            await app(scope, receive, _naming(send, runtime.process_header))
         else:
             await app(scope, receive, send)
 
     return application
+
+
+def _naming(send: Send, header: tuple[bytes, bytes]) -> Send:
+    """``send`` with the process's name added to the response's headers."""
+
+    async def named(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), header]}
+        await send(message)
+
+    return named
 
 
 def app_from_env() -> ASGIApp:

@@ -1,4 +1,13 @@
-"""What one server process holds while it runs: its Redis clients, service, fan-out, connections."""
+"""What one server process holds while it runs: its Redis clients, service, fan-out, connections.
+
+Draining: SIGTERM (sent by Kubernetes, Compose or a supervisor before a restart or a
+scale-down) does not stop the process at once. Readiness fails first (``/v2/ready``
+answers 503, so load balancers stop sending new connections) while the process serves
+on; after ``drain_delay`` every WebSocket is closed with 1012 (service restart: resume
+elsewhere), each once the action it has under way is committed and answered; then the
+HTTP server stops (the signal is handed on to uvicorn) and the background loops end
+between two passes. A second SIGTERM hands the signal on at once.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +16,12 @@ import contextlib
 import gc
 import logging
 import secrets
+import signal
+import threading
 import time
-from typing import Protocol
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
@@ -25,6 +38,11 @@ from packplay_protocol.limits import Limits
 
 log = logging.getLogger(__name__)
 DRAIN_TIMEOUT = 5.0
+"""Seconds a draining process waits for its connections to be answered and closed, and a
+stopping one for its background loops to finish the pass under way."""
+PROCESS_HEADER = "packplay-process"
+"""The response header naming the process that answered (its pub/sub channel name)."""
+DRAIN_REASON = "the server is restarting: reconnect and resume"
 IDLE_PINGS = 3
 """A connection silent for this many ping intervals is closed."""
 
@@ -33,7 +51,11 @@ class Stoppable(Protocol):
     last_frame: float
     """When the client last sent anything (``time.monotonic``)."""
 
-    def stop(self, reason: str, code: CloseCode = CloseCode.GOING_AWAY) -> None: ...
+    def stop(self, reason: str, code: CloseCode = CloseCode.SERVICE_RESTART) -> None: ...
+
+    def drain(self, reason: str) -> None:
+        """Close with 1012 once the request under way, if any, is answered; read nothing more."""
+        ...
 
     async def stopped(self) -> None: ...
 
@@ -52,8 +74,13 @@ class Runtime:
         )
         self.process_id = secrets.token_hex(8)
         """This process's name among the server processes (its pub/sub channel)."""
+        self.process_header = (PROCESS_HEADER.encode("ascii"), self.process_id.encode("ascii"))
+        """Sent with every HTTP response and WebSocket handshake: which process answered."""
         self.connections: set[Stoppable] = set()
         self.accepting = False
+        self.draining = False
+        self._stopping = asyncio.Event()
+        self._drain_task: asyncio.Task[None] | None = None
         self._embedded: EmbeddedRedis | None = None
         self._clock_task: asyncio.Task[None] | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
@@ -96,25 +123,98 @@ class Runtime:
         )
         self._tournament_task = asyncio.create_task(self._tournaments(), name="packplay-tournaments")
         self.accepting = True
+        self._drain_on_sigterm()
 
     async def stop(self) -> None:
         self.accepting = False
+        self._stopping.set()
+        if self._drain_task is not None and not self._drain_task.done():
+            self._drain_task.cancel()
         for connection in list(self.connections):
             connection.stop("the server is stopping")
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(DRAIN_TIMEOUT):
                 await asyncio.gather(*(c.stopped() for c in list(self.connections)))
-        for task in (self._clock_task, self._watchdog_task, self._tournament_task):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        # The loops end between two passes: a turn clock or a tournament step being
+        # written is finished, not cut short (each is one atomic script either way).
+        tasks = [t for t in (self._clock_task, self._watchdog_task, self._tournament_task) if t is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=DRAIN_TIMEOUT)
+        for task in tasks:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await self.tournaments.stop()
         await self.service.house.close()
         await self.fanout.stop()
         await self.store.close()
         if self._embedded is not None:
             await asyncio.to_thread(self._embedded.stop)
+
+    async def drain(self) -> None:
+        """Hand every connection over to the other processes, then return.
+
+        Readiness fails at once; the connections keep playing for ``drain_delay`` while
+        load balancers notice; then each closes with 1012 as soon as the action it has
+        under way, if any, is committed and answered. A frame that arrives once the
+        closing has begun is not read: the client sends its action again after its
+        resume. Connections opened after that are closed the same way.
+        """
+        self.draining = True
+        self.accepting = False
+        delay = self.settings.drain_delay
+        count = len(self.connections)
+        log.info("draining: not ready from now on; closing %d connections in %.1f s", count, delay)
+        await asyncio.sleep(delay)
+        closed = 0
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(DRAIN_TIMEOUT):
+                while self.connections:
+                    batch = list(self.connections)
+                    for connection in batch:
+                        connection.drain(DRAIN_REASON)
+                    await asyncio.gather(*(c.stopped() for c in batch))
+                    closed += len(batch)
+        log.info("drained: %d connections closed with 1012, %d left", closed, len(self.connections))
+
+    def _drain_on_sigterm(self) -> None:
+        """Take SIGTERM over from the HTTP server: drain first, then hand the signal on.
+
+        Only where the HTTP server listens for it (uvicorn, in the main thread); an app
+        run any other way (tests, another server) keeps its own signal handling.
+        """
+        if threading.current_thread() is not threading.main_thread():
+            return
+        server_handler = signal.getsignal(signal.SIGTERM)
+        if not callable(server_handler):
+            return
+        loop = asyncio.get_running_loop()
+
+        def on_sigterm(signum: int, frame: FrameType | None) -> None:
+            if self.draining or self._stopping.is_set():
+                server_handler(signum, frame)
+                return
+            self.draining = True
+            self.accepting = False
+            loop.call_soon_threadsafe(self._start_drain, lambda: server_handler(signum, frame))
+
+        signal.signal(signal.SIGTERM, on_sigterm)
+
+    def _start_drain(self, then: Callable[[], Any]) -> None:
+        async def drain_then_stop() -> None:
+            try:
+                await self.drain()
+            finally:
+                then()
+
+        self._drain_task = asyncio.create_task(drain_then_stop(), name="packplay-drain")
+
+    async def _pause(self, seconds: float) -> bool:
+        """Wait ``seconds``; False once the process is stopping (a loop then ends)."""
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(seconds):
+                await self._stopping.wait()
+        return not self._stopping.is_set()
 
     async def ready(self) -> dict[str, bool]:
         try:
@@ -131,8 +231,7 @@ class Runtime:
         if cold_after > 0:
             interval = min(interval, cold_after)
         silence = self.limits.ping_interval_seconds * IDLE_PINGS
-        while True:
-            await asyncio.sleep(interval / 2)
+        while await self._pause(interval / 2):
             quiet_since = time.monotonic() - silence
             for connection in list(self.connections):
                 if connection.last_frame < quiet_since:
@@ -142,8 +241,7 @@ class Runtime:
 
     async def _clocks(self) -> None:
         """Any process may play a timed-out seat's default action; the version CAS makes it once."""
-        while True:
-            await asyncio.sleep(self.settings.clock_interval)
+        while await self._pause(self.settings.clock_interval):
             try:
                 played = await self.service.expire_clocks()
                 self.metrics.clock_timeouts.inc(played)
@@ -152,8 +250,7 @@ class Runtime:
 
     async def _tournaments(self) -> None:
         """Any process carries any running tournament forward; each step is written once."""
-        while True:
-            await asyncio.sleep(self.settings.tournament_interval)
+        while await self._pause(self.settings.tournament_interval):
             try:
                 await self.tournaments.tick()
             except (RedisError, OSError) as error:

@@ -94,6 +94,10 @@ class Settings:
     """How often each process carries running tournaments forward (finished tables, next rounds)."""
     tournament_ttl: int = 7 * 24 * 3600
     """How long a tournament survives its last change."""
+    drain_delay: float = 5.0
+    """Seconds between SIGTERM, from which readiness fails, and the closing of the process's
+    WebSockets (1012): long enough for the load balancer's health checks to take the process
+    out of rotation, so that the clients it closes reconnect to other processes."""
     server_name: str = "packplay"
 
     def with_overrides(self, **overrides: Any) -> Settings:

@@ -74,8 +74,8 @@ class Socket:
     async def receive(self) -> Message:
         return await self._receive()
 
-    async def accept(self, subprotocol: str | None) -> None:
-        await self._send({"type": "websocket.accept", "subprotocol": subprotocol})
+    async def accept(self, subprotocol: str | None, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        await self._send({"type": "websocket.accept", "subprotocol": subprotocol, "headers": headers or []})
 
     async def send(self, frame: bytes, text: bool) -> None:
         if text:
@@ -99,7 +99,7 @@ async def endpoint(scope: Scope, receive: Receive, send: Send, runtime: Runtime)
     if isinstance(negotiated, Refusal):
         await _refuse(socket, negotiated)
         return
-    await socket.accept(negotiated.subprotocol)
+    await socket.accept(negotiated.subprotocol, [runtime.process_header])
     await Connection(socket, runtime, negotiated).run()
 
 
@@ -134,8 +134,10 @@ class Connection:
     """
 
     __slots__ = (
+        "_busy",
         "_closed",
         "_deadline",
+        "_draining",
         "_gave_up",
         "_stopped",
         "_task",
@@ -167,6 +169,9 @@ class Connection:
         self._writing = False
         """A send is under way in a task of its own; frames queue meanwhile."""
         self._closed = False
+        self._busy = 0
+        """Requests under way (awaiting the service): a drain closes once there are none."""
+        self._draining: Close | None = None
         self._gave_up = False
         self._deadline: asyncio.TimerHandle | None = None
         self._task: asyncio.Task[Any] | None = None
@@ -180,8 +185,15 @@ class Connection:
     def resync(self) -> None:
         self._follow(self.session.resync())
 
-    def stop(self, reason: str, code: CloseCode = CloseCode.GOING_AWAY) -> None:
+    def stop(self, reason: str, code: CloseCode = CloseCode.SERVICE_RESTART) -> None:
         self._end(Close(code, reason))
+
+    def drain(self, reason: str) -> None:
+        """Close with 1012 (service restart) once the request under way, if any, is answered:
+        a move being committed is committed and acknowledged first."""
+        self._draining = Close(CloseCode.SERVICE_RESTART, reason)
+        if not self._busy:
+            self._end(self._draining)
 
     async def stopped(self) -> None:
         await asyncio.shield(self._stopped)
@@ -235,8 +247,8 @@ class Connection:
             self._end(_Disconnected())
             self.closing = _Disconnected()
             return
-        if self.closing is not None:
-            return
+        if self.closing is not None or self._draining is not None:
+            return  # an action read now is sent again by the client after its resume
         self.last_frame = time.monotonic()
         data = received.get("bytes") or received.get("text") or b""
         message = decode_client(data, self.encoding, max_bytes=max_bytes)
@@ -247,7 +259,13 @@ class Connection:
             if self.closing is not None:
                 return
             if isinstance(out, Authenticate | Watch | CatchUp | Submit):
-                await self._carry_out(await self._effect(out))
+                self._busy += 1
+                try:
+                    await self._carry_out(await self._effect(out))
+                finally:
+                    self._busy -= 1
+                    if self._draining is not None and not self._busy:
+                        self._end(self._draining)
             else:
                 self._out(out)
 
