@@ -3,6 +3,13 @@
     python load/bench_hot_path.py                      # 50, 500 and 5,000 games
     python load/bench_hot_path.py --games 50 --seconds 10
     python load/bench_hot_path.py --baseline ../old    # also an older checkout (protocol v1)
+    python load/bench_hot_path.py --processes 2 --redis cluster --games 500
+
+Scale-out runs: ``--processes N`` starts N server processes on one Redis (the seats of
+each game on different processes, so every move crosses them through Redis pub/sub);
+``--redis cluster`` puts the games on a Redis Cluster of 3 masters and 3 replicas on
+loopback (the tests' own, ``tests/redis_topologies.py``), ``--redis-url`` on a Redis
+of your own (a ``redis+cluster://`` URL included). Those runs measure Packplay alone.
 
 Closed loop: N concurrent Day vs Night games, both seats connected, one move in flight
 per game; a move counts when both seats have their update; games that end are
@@ -39,6 +46,9 @@ import psutil
 import redis
 
 from packplay.server.embedded_redis import EmbeddedRedis, free_port
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from redis_topologies import LocalCluster
 
 LOAD = Path(__file__).resolve().parent
 ROOT = LOAD.parent
@@ -117,16 +127,29 @@ def _wait_listening(port: int, process: subprocess.Popen[bytes], log: IO[bytes])
     raise RuntimeError(f"the server did not start:\n{log.read().decode(errors='replace')}")
 
 
-def counters(
-    server: psutil.Process, store: redis.Redis, redis_process: psutil.Process, port: int, protocol: int
-) -> Counters:
-    info: Any = store.info("stats")
+@dataclass
+class Deployment:
+    """What one run measures: the server processes (and their ports) and the Redis nodes."""
+
+    servers: list[psutil.Process]
+    ports: list[int]
+    stores: list[redis.Redis]
+    """A client per Redis node (a cluster's masters and replicas)."""
+    redis_processes: list[psutil.Process]
+
+
+def counters(deployment: Deployment, protocol: int) -> Counters:
     wanted = ("total_net_input_bytes", "total_net_output_bytes", "total_commands_processed")
+    totals = dict.fromkeys(wanted, 0)
+    for store in deployment.stores:
+        info: Any = store.info("stats")
+        for key in wanted:
+            totals[key] += int(info[key])
     return Counters(
-        server_cpu=_cpu(server),
-        redis_cpu=_cpu(redis_process),
-        redis={key: int(info[key]) for key in wanted},
-        batches=_metric(port, protocol, "packplay_redis_batches_total"),
+        server_cpu=sum(_cpu(server) for server in deployment.servers),
+        redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
+        redis=totals,
+        batches=sum(_metric(port, protocol, "packplay_redis_batches_total") for port in deployment.ports),
     )
 
 
@@ -160,17 +183,14 @@ class Drive:
 
 
 def drive(
-    system: System,
-    port: int,
-    games: int,
-    seconds: float,
-    cpu: str | None,
-    server: psutil.Process,
-    store: redis.Redis,
-    redis_process: psutil.Process,
-    idle: bool = False,
+    system: System, deployment: Deployment, games: int, seconds: float, cpu: str | None, idle: bool = False
 ) -> Drive:
-    url = f"ws://127.0.0.1:{port}/ws" if system.target == "relay" else f"http://127.0.0.1:{port}"
+    port = deployment.ports[0]
+    url = (
+        f"ws://127.0.0.1:{port}/ws"
+        if system.target == "relay"
+        else ",".join(f"http://127.0.0.1:{p}" for p in deployment.ports)
+    )
     command = [
         "node", str(LOAD / "bench_moves.mjs"), "--coordinated", "--target", system.target, "--url", url,
         "--games", str(games), "--seconds", str(seconds), "--protocol", str(system.protocol),
@@ -190,10 +210,10 @@ def drive(
             name = line.split()[1]
             if name in ("idle", "setup"):
                 time.sleep(1.0 if name == "idle" else 0.2)  # let the server settle before reading its memory
-            phases[name] = counters(server, store, redis_process, port, system.protocol)
-            rss[name] = server.memory_info().rss
-            if name == "end" and system.target != "relay":
-                result["redis_memory"] = redis_memory(store)
+            phases[name] = counters(deployment, system.protocol)
+            rss[name] = sum(server.memory_info().rss for server in deployment.servers)
+            if name == "end" and system.target != "relay" and len(deployment.stores) == 1:
+                result["redis_memory"] = redis_memory(deployment.stores[0])
             driver.stdin.write("go\n")
             driver.stdin.flush()
         elif line.startswith("{"):
@@ -206,8 +226,8 @@ def drive(
 def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     """Bytes Redis holds per game (``MEMORY USAGE`` of each of its keys), active and finished."""
     by_status: dict[str, list[int]] = {"active": [], "finished": []}
-    for key in store.scan_iter(match="pp:game:{*}", count=1000):
-        if key.count(b":") != 2:
+    for key in store.scan_iter(match="pp:game:{*}:*", count=1000):
+        if key.count(b":") != 3:
             continue  # the game's other keys are counted with it below
         status = (store.hget(key, "status") or b"").decode()
         if status not in by_status or len(by_status[status]) >= sample:
@@ -277,40 +297,64 @@ def main(options: argparse.Namespace) -> None:
     if not (LOAD / "node_modules").is_dir():
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
     print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
+    scaled = options.processes > 1 or options.redis != "single" or options.redis_url
+    chosen = [s for s in systems(options.baseline) if not scaled or s.name == "packplay"]
+    if scaled:
+        where = options.redis_url or options.redis
+        print(f"{options.processes} server process(es) on Redis: {where}", flush=True)
     for games in options.games:
-        for system in systems(options.baseline):
+        for system in chosen:
             print(" ".join(run_one(system, games, options)), flush=True)
-    if options.idle:
-        for system in systems(options.baseline):
+    if options.idle and not scaled:
+        for system in chosen:
             print(idle_one(system, options.idle, options), flush=True)
 
 
-def _started(system: System, private: EmbeddedRedis) -> System:
-    command = [part.replace("{redis}", private.url) for part in system.command]
+def _started(system: System, url: str) -> System:
+    command = [part.replace("{redis}", url) for part in system.command]
     return System(system.name, command, system.target, system.protocol, system.env)
 
 
-def run_one(system: System, games: int, options: argparse.Namespace) -> list[str]:
-    with EmbeddedRedis() as private, contextlib.closing(redis.Redis.from_url(private.url)) as store:
-        redis_process = psutil.Process(private.pid)
+@contextlib.contextmanager
+def deployed(system: System, options: argparse.Namespace) -> Iterator[Deployment]:
+    """The Redis of the run and the system's server processes on it, pinned as asked."""
+    with contextlib.ExitStack() as stack:
+        stores: list[redis.Redis] = []
+        processes: list[psutil.Process] = []
+        if options.redis_url:
+            url = options.redis_url
+        elif options.redis == "cluster":
+            cluster = stack.enter_context(LocalCluster())
+            url = cluster.url
+            for node in cluster.nodes:
+                stores.append(stack.enter_context(contextlib.closing(node.client())))
+                processes.append(psutil.Process(node.process.pid))
+        else:
+            private = stack.enter_context(EmbeddedRedis())
+            url = private.url
+            stores.append(stack.enter_context(contextlib.closing(redis.Redis.from_url(private.url))))
+            assert private.pid is not None
+            processes.append(psutil.Process(private.pid))
         if options.server_cpu is not None:
-            redis_process.cpu_affinity([int(options.server_cpu)])
-        port = free_port()
-        with running(_started(system, private), port, options.server_cpu) as server:
-            drive_ = drive(
-                system, port, games, options.seconds, options.driver_cpu, server, store, redis_process
-            )
+            for process in processes:
+                process.cpu_affinity([int(options.server_cpu)])
+        count = options.processes if system.name == "packplay" else 1
+        ports = [free_port() for _ in range(count)]
+        servers = [
+            stack.enter_context(running(_started(system, url), port, options.server_cpu)) for port in ports
+        ]
+        yield Deployment(servers, ports, stores, processes)
+
+
+def run_one(system: System, games: int, options: argparse.Namespace) -> list[str]:
+    with deployed(system, options) as deployment:
+        drive_ = drive(system, deployment, games, options.seconds, options.driver_cpu)
     return ["\n".join(report(system.name, games, drive_))]
 
 
 def idle_one(system: System, games: int, options: argparse.Namespace) -> str:
-    with EmbeddedRedis() as private, contextlib.closing(redis.Redis.from_url(private.url)) as store:
-        redis_process = psutil.Process(private.pid)
-        port = free_port()
-        with running(_started(system, private), port, options.server_cpu) as server:
-            drive_ = drive(
-                system, port, games, 0, options.driver_cpu, server, store, redis_process, idle=True
-            )
+    with deployed(system, options) as deployment:
+        drive_ = drive(system, deployment, games, 0, options.driver_cpu, idle=True)
     per_connection = (drive_.rss["idle"] - drive_.rss["setup"]) / (2 * games)
     per_kib = per_connection / 1024
     return f"{system.name:16} {2 * games} idle connections: {per_kib:.1f} KiB of server RSS each"
@@ -329,4 +373,14 @@ if __name__ == "__main__":
     parser.add_argument("--driver-cpu", default="1", help="the CPU of the driver")
     parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
     parser.add_argument("--game", default="day_night", help="the game played (two seats)")
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes sharing the Redis (seats spread over them)"
+    )
+    parser.add_argument(
+        "--redis",
+        choices=["single", "cluster"],
+        default="single",
+        help="one private Redis, or a private cluster of 3 masters and 3 replicas on loopback",
+    )
+    parser.add_argument("--redis-url", help="a Redis of your own instead (a redis+cluster URL included)")
     main(parser.parse_args())

@@ -42,6 +42,10 @@ const GAMES = Number(options.games);
 const SECONDS = Number(options.seconds);
 const ENCODING = options.encoding;
 const SETUP_CONCURRENCY = Number(options.concurrency);
+// Several servers (comma-separated URLs): REST calls take turns, and seat i of a game
+// connects to server i (mod the count), so every move crosses processes.
+const URLS = options.url.split(",");
+let nextRest = 0;
 
 const lines = options.coordinated ? createInterface({ input: process.stdin })[Symbol.asyncIterator]() : null;
 
@@ -132,7 +136,8 @@ const decodeFrame = ENCODING === "json" ? (data) => JSON.parse(data) : (data) =>
 let nextAction = 0;
 
 async function rest(method, path, body) {
-  const response = await fetch(`${options.url}${path}`, {
+  const base = URLS[nextRest++ % URLS.length];
+  const response = await fetch(`${base}${path}`, {
     method,
     headers: { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -155,7 +160,7 @@ class Seat {
 
   open() {
     return new Promise((resolve, reject) => {
-      const url = options.url.replace(/^http/, "ws") + `${PREFIX}/ws`;
+      const url = URLS[this.seat % URLS.length].replace(/^http/, "ws") + `${PREFIX}/ws`;
       const socket = new WebSocket(url, [`packplay.v${options.protocol}.${ENCODING}`], { perMessageDeflate: false });
       this.socket = socket;
       this.waiting = { resolve, reject };

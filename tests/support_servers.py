@@ -17,8 +17,12 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis
+from redis_topologies import LocalCluster, backend
 
 from packplay.server.embedded_redis import EmbeddedRedis, free_port
+
+TestRedis = EmbeddedRedis | LocalCluster
 
 START_TIMEOUT = 60.0
 """A bound, not a figure: on two cores shared with the rest of the suite a start can take long."""
@@ -93,15 +97,27 @@ def _wait_ready(server: ServerProcess, timeout: float) -> None:
     raise RuntimeError(f"server not ready in time: {server.log.read_text()}")
 
 
+def flush(server: TestRedis) -> None:
+    """Empty the session's Redis (every master of a cluster)."""
+    if isinstance(server, LocalCluster):
+        server.flush()
+        return
+    client = redis.Redis.from_url(server.url)
+    client.flushall()
+    client.close()
+
+
 @pytest.fixture(scope="session")
-def redis_server() -> Iterator[EmbeddedRedis]:
-    """A private Redis-compatible server for the test session."""
-    with EmbeddedRedis() as server:
+def redis_server() -> Iterator[TestRedis]:
+    """The test session's private Redis: one server, or a cluster of 3 masters and 3 replicas
+    with ``PACKPLAY_TEST_REDIS=cluster`` (see :mod:`redis_topologies`)."""
+    chosen: TestRedis = LocalCluster() if backend() == "cluster" else EmbeddedRedis()
+    with chosen as server:
         yield server
 
 
 @pytest.fixture
-def spare_server(redis_server: EmbeddedRedis, tmp_path: Path) -> Iterator[ServerProcess]:
+def spare_server(redis_server: TestRedis, tmp_path: Path) -> Iterator[ServerProcess]:
     """A server process of the test's own on the session's Redis, for tests that stop or kill one."""
     server = start_server(redis_server.url, tmp_path)
     yield server

@@ -7,10 +7,8 @@ from collections.abc import AsyncIterator, Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-import redis
-from support_servers import ServerProcess, redis_server, spare_server, start_server
+from support_servers import ServerProcess, TestRedis, flush, redis_server, spare_server, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.store import Store
 
 __all__ = ["redis_server", "redis_url", "servers", "spare_server", "store"]
@@ -20,11 +18,9 @@ house decisions taken over after a second."""
 
 
 @pytest.fixture
-def redis_url(redis_server: EmbeddedRedis) -> str:
+def redis_url(redis_server: TestRedis) -> str:
     """The private server's URL, emptied before each test (for tests without server processes)."""
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushall()
-    client.close()
+    flush(redis_server)
     return redis_server.url
 
 
@@ -37,7 +33,7 @@ async def store(redis_url: str) -> AsyncIterator[Store]:
 
 @pytest.fixture(scope="session")
 def servers(
-    redis_server: EmbeddedRedis, tmp_path_factory: pytest.TempPathFactory
+    redis_server: TestRedis, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[list[ServerProcess]]:
     """Two server processes sharing the session's Redis, like two pods behind a balancer."""
     log_dir = tmp_path_factory.mktemp("servers")

@@ -169,14 +169,15 @@ async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(sto
     await _started(store)
     other = Store(store.redis, store.pipeline, "other")
     pubsub = store.redis.pubsub()
-    await pubsub.subscribe(keys.channel("other"), keys.channel(store.process_id))
+    shard = keys.shard_of("g1")
+    await pubsub.subscribe(keys.channel(shard, "other"), keys.channel(shard, store.process_id))
     for _ in range(2):
         await pubsub.get_message(timeout=1)
     await store.load("g1", watch=True)
     await other.load("g1", watch=True)
     await store.commit(replace(_commit(0), game_id="g1"))
     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-    assert message is not None and message["channel"] == keys.channel("other").encode()
+    assert message is not None and message["channel"] == keys.channel(shard, "other").encode()
     game_id, _, raw = bytes(message["data"]).partition(b" ")
     assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
     assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "not to itself"

@@ -1,49 +1,132 @@
 """Every Redis key and channel name the server uses, and nothing else.
 
-A game's keys share the hash tag ``{<game id>}``, a tournament's the hash tag
-``{<tournament id>}``, a client's (the limits of one address) the hash tag ``{<client>}``.
-The lobby indexes, the clock index, the tournament indexes and the process and tournament
-channels are the only names outside a game, a tournament or a client.
+Layout for Redis Cluster: every Lua script of the server touches one hash slot. To that
+end every key lives in one of :data:`SHARDS` shards, and a shard is one hash tag, so one
+slot. A game's keys, and a tournament's, carry the tag of the shard its id falls in
+(:func:`shard_of`); so do the indexes a script writes beside them: the lobby indexes,
+the started-games index, the clock index and the tournament indexes exist once per shard,
+and the channel of a server process once per shard too (a commit publishes an entry on the
+channel of its game's shard). A read across all games (a listing, the clock sweep, the
+tournament runner) reads every shard's index and merges; on one Redis that is one batch
+of :data:`SHARDS` commands, on a cluster one batch per node.
+
+The shards' tags are chosen so that their slots are spread evenly over the 16384 slots
+(shard ``i`` hashes into slots ``[i * 16384 / SHARDS, (i + 1) * 16384 / SHARDS)``): a
+cluster whose masters own equal slot ranges holds equal numbers of shards.
+
+:data:`SHARDS` is part of the stored layout: changing it loses every game and tournament
+stored under the old one. A new key must either carry the tag of its game or tournament
+(``game_key(game_id, suffix)``, ``tournament_key(tournament_id, suffix)``), or exist once
+per shard (``shard_key(shard, name)``) when a script writes it beside a game's keys; a
+key that is only read or written by plain commands, or only by scripts that touch no
+other key's slot, may carry a tag of its own. So a seat's limit of actions is a key of its
+game (:func:`seat_limit`, taken by the commit script), and a client's limits of new and
+open games (one address) share the tag ``{<client>}``: the script that counts a new game
+touches those two keys only, before the create script runs.
+
+Former names, for reference: ``pp:game:{<game id>}[:<suffix>]`` is now
+``pp:game:{<shard tag>}:<game id>[:<suffix>]`` (same suffixes), ``pp:tour:{<id>}...`` is
+``pp:tour:{<shard tag>}:<id>...``; ``pp:lobby[:<game>]``, ``pp:games``, ``pp:clocks``,
+``pp:tournaments`` and ``pp:tournaments:running`` are ``pp:<name>:{<shard tag>}[:<game>]``,
+one per shard; the process channel ``pp:proc:<process id>`` is
+``pp:proc:{<shard tag>}:<process id>``, one per shard.
 """
 
 from __future__ import annotations
 
+import binascii
+from functools import cache
+
 PREFIX = "pp"
+SHARDS = 64
+"""Shards of the keyspace (each one hash slot); a fixed part of the layout."""
+CLUSTER_SLOTS = 16384
+
+
+def slot(key: str) -> int:
+    """The Redis Cluster hash slot of ``key`` (CRC16 of its hash tag, or of the whole key)."""
+    raw = key.encode()
+    start = raw.find(b"{")
+    if start >= 0:
+        end = raw.find(b"}", start + 1)
+        if end > start + 1:
+            raw = raw[start + 1 : end]
+    return binascii.crc_hqx(raw, 0) % CLUSTER_SLOTS
+
+
+@cache
+def _tags() -> tuple[str, ...]:
+    width = CLUSTER_SLOTS // SHARDS
+    found: list[str] = []
+    for shard in range(SHARDS):
+        n = 0
+        while slot(f"{{{shard}.{n}}}") // width != shard:
+            n += 1
+        found.append(f"{shard}.{n}")
+    return tuple(found)
+
+
+def tag(shard: int) -> str:
+    """The hash tag of a shard (without braces), such as ``5.131``."""
+    return _tags()[shard]
+
+
+def shard_of(entity_id: str) -> int:
+    """The shard of a game or a tournament: from the slot its id hashes to."""
+    return slot(entity_id) * SHARDS // CLUSTER_SLOTS
+
+
+def shard_key(shard: int, name: str) -> str:
+    """A key that exists once per shard: ``pp:<name>:{<tag>}``."""
+    return f"{PREFIX}:{name}:{{{tag(shard)}}}"
+
+
+def game_key(game_id: str, suffix: str = "") -> str:
+    """A key of one game: ``pp:game:{<tag>}:<game id>[:<suffix>]``."""
+    base = f"{PREFIX}:game:{{{tag(shard_of(game_id))}}}:{game_id}"
+    return f"{base}:{suffix}" if suffix else base
+
+
+def tournament_key(tournament_id: str, suffix: str = "") -> str:
+    """A key of one tournament: ``pp:tour:{<tag>}:<tournament id>[:<suffix>]``."""
+    base = f"{PREFIX}:tour:{{{tag(shard_of(tournament_id))}}}:{tournament_id}"
+    return f"{base}:{suffix}" if suffix else base
 
 
 def game(game_id: str) -> str:
     """Hash of small fields: status, version, seats' decisions, turn deadline, game name, players."""
-    return f"{PREFIX}:game:{{{game_id}}}"
+    return game_key(game_id)
 
 
 def setup(game_id: str) -> str:
     """List: the game's meta, then (once started) its card table; both never change after."""
-    return f"{PREFIX}:game:{{{game_id}}}:setup"
+    return game_key(game_id, "setup")
 
 
 def state(game_id: str) -> str:
     """String: the game's state at its current version (its card table aside)."""
-    return f"{PREFIX}:game:{{{game_id}}}:state"
+    return game_key(game_id, "state")
 
 
 def seats(game_id: str) -> str:
-    """Hash: ``<seat>`` -> the hashed player token, ``n<seat>`` -> the player's name, per taken seat."""
-    return f"{PREFIX}:game:{{{game_id}}}:seats"
+    """Hash: ``<seat>`` -> the hashed player token, ``n<seat>`` -> the player's name, per taken seat.
+    (A token names its game, so finding a token's seat reads only this key.)"""
+    return game_key(game_id, "seats")
 
 
 def log(game_id: str) -> str:
     """List: item ``v`` says what made version ``v``; item 0 is the dealt state, then one log entry each."""
-    return f"{PREFIX}:game:{{{game_id}}}:log"
+    return game_key(game_id, "log")
 
 
 def answers(game_id: str) -> str:
     """Hash: ``<seat>:<action id>`` -> the answer it got (a resent action gets it again, applied once)."""
-    return f"{PREFIX}:game:{{{game_id}}}:answers"
+    return game_key(game_id, "answers")
 
 
 def watchers(game_id: str) -> str:
     """Set: ids of the server processes with a connection on this game (they are sent its entries)."""
-    return f"{PREFIX}:game:{{{game_id}}}:procs"
+    return game_key(game_id, "procs")
 
 
 def game_keys(game_id: str) -> tuple[str, ...]:
@@ -62,7 +145,7 @@ def game_keys(game_id: str) -> tuple[str, ...]:
 def seat_limit(game_id: str, seat: int) -> str:
     """String: when (Redis's clock, ms) the seat's allowance of actions is whole again; it
     expires then. Not among :func:`game_keys`: only the scripts that answer an action take it."""
-    return f"{PREFIX}:game:{{{game_id}}}:limit:{seat}"
+    return game_key(game_id, f"limit:{seat}")
 
 
 def client_games(client: str) -> str:
@@ -77,51 +160,56 @@ def client_lobbies(client: str) -> str:
     return f"{PREFIX}:client:{{{client}}}:lobbies"
 
 
-def lobby(game_name: str | None = None) -> str:
-    """Sorted set of open games, all games or one game type (score: a time the game's keys cannot
-    outlive; entries past it are dropped on write, and the key expires after its last game)."""
-    return f"{PREFIX}:lobby" if game_name is None else f"{PREFIX}:lobby:{game_name}"
+def lobby(shard: int, game_name: str | None = None) -> str:
+    """Sorted set of a shard's open games, all games or one game type (score: a time the game's
+    keys cannot outlive; entries past it are dropped on write, and the key expires after its
+    last game)."""
+    key = shard_key(shard, "lobby")
+    return key if game_name is None else f"{key}:{game_name}"
 
 
-def games() -> str:
-    """Sorted set of started games, for listings beyond the lobby (scored and pruned as the lobby)."""
-    return f"{PREFIX}:games"
+def games(shard: int) -> str:
+    """Sorted set of a shard's started games, for listings beyond the lobby (scored and pruned
+    as the lobby)."""
+    return shard_key(shard, "games")
 
 
-def clocks() -> str:
-    """Sorted set: game id -> deadline (unix seconds) of its pending decision. A process that finds
-    an entry's game gone drops it; the key expires after the last game written to it."""
-    return f"{PREFIX}:clocks"
+def clocks(shard: int) -> str:
+    """Sorted set: game id -> deadline (unix seconds) of its pending decision, for the games of
+    one shard. Every process sweeps every shard (the version compare-and-set plays a timed-out
+    seat once); a process that finds an entry's game gone drops it; the key expires after the
+    last game written to it."""
+    return shard_key(shard, "clocks")
 
 
 def tournament(tournament_id: str) -> str:
     """Hash: meta, status, version, current round, rounds, and ``round:<n>``: each round's pairing."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}"
+    return tournament_key(tournament_id)
 
 
 def tournament_players(tournament_id: str) -> str:
     """Hash: player id -> the player's record (name, hashed secret, first round, drop)."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}:players"
+    return tournament_key(tournament_id, "players")
 
 
 def tournament_games(tournament_id: str) -> str:
     """Hash: ``<round>:<table>`` -> the id of the table's game (set once)."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}:games"
+    return tournament_key(tournament_id, "games")
 
 
 def tournament_seats(tournament_id: str) -> str:
     """Hash: ``<round>:<player id>`` -> ``<game id> <seat> <seat token>``, handed to the player."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}:seats"
+    return tournament_key(tournament_id, "seats")
 
 
 def tournament_results(tournament_id: str) -> str:
     """Hash: ``<round>:<table>`` -> the table's result (set once)."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}:results"
+    return tournament_key(tournament_id, "results")
 
 
 def tournament_claims(tournament_id: str) -> str:
     """Hash: ``<round>:<table>`` -> ``<process id> <until>``: who creates the table's game now."""
-    return f"{PREFIX}:tour:{{{tournament_id}}}:claims"
+    return tournament_key(tournament_id, "claims")
 
 
 def tournament_keys(tournament_id: str) -> tuple[str, str, str, str, str, str]:
@@ -136,15 +224,15 @@ def tournament_keys(tournament_id: str) -> tuple[str, str, str, str, str, str]:
     )
 
 
-def tournaments() -> str:
-    """Sorted set of the tournaments created within their lifetime (score: creation time)."""
-    return f"{PREFIX}:tournaments"
+def tournaments(shard: int) -> str:
+    """Sorted set of a shard's tournaments created within their lifetime (score: creation time)."""
+    return shard_key(shard, "tournaments")
 
 
-def running_tournaments() -> str:
-    """Sorted set of the tournaments between start and finish (score: creation time): the
-    runners' work list."""
-    return f"{PREFIX}:tournaments:running"
+def running_tournaments(shard: int) -> str:
+    """Sorted set of a shard's tournaments between start and finish (score: creation time): the
+    runners' work list (every runner reads every shard's)."""
+    return shard_key(shard, "tournaments:running")
 
 
 NEWS_PREFIX = f"{PREFIX}:news:"
@@ -160,9 +248,19 @@ def tournament_news_pattern() -> str:
     return f"{NEWS_PREFIX}*"
 
 
-CHANNEL_PREFIX = f"{PREFIX}:proc:"
+def channel_prefix(shard: int) -> str:
+    """Start of the channel names of one shard; a process's channel there is this plus its id."""
+    return f"{PREFIX}:proc:{{{tag(shard)}}}:"
 
 
-def channel(process_id: str) -> str:
-    """Pub/sub channel of one server process: the log entries of the games it watches."""
-    return f"{CHANNEL_PREFIX}{process_id}"
+def channel(shard: int, process_id: str) -> str:
+    """Pub/sub channel of one server process in one shard: the log entries of the shard's games
+    it watches. Each process subscribes to its channel in every shard; a commit publishes in
+    its game's shard only, so that a cluster carries it as a sharded message (SPUBLISH) to
+    the shard's node and no further."""
+    return channel_prefix(shard) + process_id
+
+
+def channels(process_id: str) -> list[str]:
+    """The channels of one process, one per shard."""
+    return [channel(shard, process_id) for shard in range(SHARDS)]

@@ -8,6 +8,18 @@ longer (back-pressure), but nothing fails for having waited. A command fails onl
 when Redis does not answer within ``timeout`` or the connection breaks; the caller
 then reports a retryable error.
 
+On a Redis Cluster a batch is split by node: each command goes to the master of its
+key's hash slot, the node groups travel at once (one round trip per node, in
+parallel), and a command answered with a redirection (MOVED, ASK: its slot moved, or
+a replica was promoted) is sent again to the node named, after the client re-reads
+the cluster's slot map. A redirected command was not run, so sending it again is safe.
+
+Durable writes: with ``replicas`` above 0, a batch that holds a durable command (every
+script the store runs) ends with ``WAIT replicas timeout`` on the same connection, in
+the same round trip; the durable commands of the batch are answered only once WAIT
+reports that many replicas have every write of the connection so far, and fail as
+retryable (:class:`NotReplicated`) when it reports fewer in time.
+
 Commands are packed by hiredis (C) and sent on redis-py connections, which keep
 their handling of connecting, authentication, TLS and protocol errors.
 """
@@ -24,13 +36,32 @@ from typing import Any
 
 import hiredis
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection
-from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    RedisClusterException,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from packplay.server import keys
 
 log = logging.getLogger(__name__)
 Observer = Callable[[int], None]
 """Told the size of each batch sent (for metrics)."""
+REDIRECTS = 5
+"""Times one command may be redirected to another node before it fails."""
+_KEYLESS = {b"PING", b"SCRIPT", b"WAIT", b"INFO", b"TIME"}
+
+
+class NotReplicated(RedisError):
+    """A write was applied by the master but not acknowledged by enough replicas in time."""
 
 
 @dataclass(frozen=True)
@@ -45,53 +76,114 @@ class Script:
 
 
 class _Call:
-    __slots__ = ("future", "packed")
+    __slots__ = ("args", "durable", "future", "packed", "redirects", "slot")
 
-    def __init__(self, packed: bytes, future: asyncio.Future[Any]) -> None:
-        self.packed = packed
+    def __init__(
+        self, args: tuple[Any, ...], future: asyncio.Future[Any], slot: int | None, durable: bool
+    ) -> None:
+        self.args = args
+        self.packed = hiredis.pack_command(args)
         self.future = future
+        self.slot = slot
+        self.durable = durable
+        self.redirects = 0
+
+
+def command_slot(args: tuple[Any, ...]) -> int | None:
+    """The hash slot of a command's first key (None: a command without keys)."""
+    name = args[0].encode().upper() if isinstance(args[0], str) else bytes(args[0]).upper()
+    if name in (b"EVALSHA", b"EVAL"):
+        return keys.slot(_text(args[3])) if int(args[2]) > 0 else None
+    if name in _KEYLESS or len(args) < 2:
+        return None
+    return keys.slot(_text(args[1]))
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 class Pipeline:
-    """The process's Redis commands, batched per event-loop turn over a few connections."""
+    """The process's Redis commands, batched per event-loop turn over a few connections.
+
+    Over one Redis (``pool``, plain or Sentinel-managed) or a Redis Cluster (``cluster``).
+    """
 
     def __init__(
         self,
-        pool: aioredis.ConnectionPool,
+        pool: aioredis.ConnectionPool | None = None,
         lanes: int = 4,
         timeout: float | None = 30.0,
         observe: Observer | None = None,
+        *,
+        cluster: RedisCluster | None = None,
+        replicas: int = 0,
+        replica_timeout: float = 1.0,
     ) -> None:
+        if (pool is None) == (cluster is None):
+            raise ValueError("a pipeline runs over a pool or a cluster")
         self._pool = pool
+        self._cluster = cluster
         self._lanes = lanes
         self._busy = 0
-        self._connections: list[AbstractConnection] = []
-        """The lanes' connections not in use; made from the pool's settings, kept across batches."""
+        self._connections: dict[str, list[AbstractConnection]] = {}
+        """Per node, the lanes' connections not in use; kept across batches."""
         self._timeout = timeout
         self._queue: list[_Call] = []
         self._scheduled = False
         self._observe = observe
+        wait: tuple[Any, ...] = ("WAIT", replicas, max(1, round(replica_timeout * 1000)))
+        self._wait = hiredis.pack_command(wait) if replicas > 0 else None
+        self._replicas = replicas
+        self._refreshing: asyncio.Task[None] | None = None
         self.round_trips = 0
         """Batches sent so far (each is one round trip, however many commands it holds)."""
         self.commands = 0
+        self.redirected = 0
+        """Commands sent again to another node after a cluster redirection."""
 
-    def call(self, *args: Any) -> Awaitable[Any]:
-        """Send one command with the next batch; its reply (error replies raise)."""
+    @property
+    def clustered(self) -> bool:
+        return self._cluster is not None
+
+    def call(self, *args: Any, route: str | None = None, durable: bool = False) -> Awaitable[Any]:
+        """Send one command with the next batch; its reply (error replies raise).
+
+        ``route``: a key whose node takes a command without keys (on a cluster);
+        ``durable``: the reply waits for the replicas (when the pipeline asks for any).
+        """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
-        self._queue.append(_Call(hiredis.pack_command(args), future))
-        if not self._scheduled:
-            self._scheduled = True
-            loop.call_soon(self._flush)
+        slot = None
+        if self._cluster is not None:
+            slot = keys.slot(route) if route is not None else command_slot(args)
+        self._queue.append(_Call(args, future, slot, durable))
+        self._schedule()
         return future
 
-    async def run(self, script: Script, keys: list[str], args: list[Any]) -> Any:
-        """Run a Lua script (EVALSHA, loading it the first time a server lacks it)."""
+    async def run(self, script: Script, keys_: list[str], args: list[Any], durable: bool = True) -> Any:
+        """Run a Lua script (EVALSHA, loading it the first time a server lacks it); durable
+        unless told otherwise (a script that only reads)."""
         try:
-            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
         except NoScriptError:
-            await self.call("SCRIPT", "LOAD", script.source)
-            return await self.call("EVALSHA", script.sha, len(keys), *keys, *args)
+            await self.call("SCRIPT", "LOAD", script.source, route=keys_[0] if keys_ else None)
+            return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
+
+    async def each_node(self, *args: Any) -> list[Any]:
+        """One command on every master (a cluster's) or on the one Redis; the replies."""
+        if self._cluster is None:
+            return [await self.call(*args)]
+        routes: dict[str, str] = {}
+        for shard in range(keys.SHARDS):
+            key = keys.shard_key(shard, "route")  # a key of each shard routes the command to its master
+            routes.setdefault(self._node(keys.slot(key)).name, key)
+        return list(await asyncio.gather(*(self.call(*args, route=key) for key in routes.values())))
+
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._scheduled = False
@@ -107,29 +199,127 @@ class Pipeline:
         if self._observe is not None:
             self._observe(len(batch))
         try:
-            await self._exchange(batch)
+            if self._cluster is None:
+                await self._exchange("", batch)
+            else:
+                await self._send_by_node(batch)
+        except Exception as error:  # never leave a caller waiting for a batch that went wrong
+            log.exception("a batch of %d commands failed", len(batch))
+            _fail(batch, error)
         finally:
             self._busy -= 1
-            if self._queue and not self._scheduled:
-                self._scheduled = True
-                asyncio.get_running_loop().call_soon(self._flush)
+            if self._queue:
+                self._schedule()
 
-    async def _exchange(self, batch: list[_Call]) -> None:
-        connection = self._connections.pop() if self._connections else self._pool.make_connection()  # type: ignore[no-untyped-call]
+    # a cluster
+
+    def _node(self, slot: int | None) -> ClusterNode:
+        assert self._cluster is not None
+        if slot is None:
+            return self._cluster.get_default_node()
+        return self._cluster.nodes_manager.get_node_from_slot(slot)
+
+    async def _send_by_node(self, batch: list[_Call]) -> None:
+        assert self._cluster is not None
+        if not self._cluster.nodes_manager.slots_cache:
+            try:
+                await self._cluster.initialize()  # the slot map, read once (then on redirections)
+            except (RedisError, RedisClusterException, OSError) as error:
+                _fail(batch, error)
+                return
+        groups: dict[str, tuple[ClusterNode, list[_Call]]] = {}
+        for call in batch:
+            try:
+                node = self._node(call.slot)
+            except (RedisError, RedisClusterException) as error:  # a slot no node serves (a failover)
+                _fail([call], error)
+                self._refresh()
+                continue
+            groups.setdefault(node.name, (node, []))[1].append(call)
+        redirected = await asyncio.gather(
+            *(self._exchange(name, calls, node) for name, (node, calls) in groups.items())
+        )
+        again = [call for calls in redirected for call in calls]
+        if again:
+            self.redirected += len(again)
+            await self._refresh_now()
+            await asyncio.sleep(0.05 * max(c.redirects for c in again))  # a failover may take a while
+            self._queue.extend(again)
+
+    def _refresh(self) -> None:
+        if self._refreshing is None or self._refreshing.done():
+            self._refreshing = asyncio.create_task(self._reinitialize())
+
+    async def _refresh_now(self) -> None:
+        self._refresh()
+        assert self._refreshing is not None
+        await asyncio.shield(self._refreshing)
+
+    async def _reinitialize(self) -> None:
+        assert self._cluster is not None
+        try:
+            await self._cluster.nodes_manager.initialize()
+        except (RedisError, RedisClusterException, OSError) as error:
+            log.warning("reading the cluster's slot map failed: %s", error)
+            await asyncio.sleep(0.2)
+
+    # one node
+
+    def _connect(self, node: ClusterNode | None) -> AbstractConnection:
+        if node is None:
+            assert self._pool is not None
+            return self._pool.make_connection()  # type: ignore[no-untyped-call,no-any-return]
+        return node.connection_class(**node.connection_kwargs)
+
+    async def _exchange(self, name: str, batch: list[_Call], node: ClusterNode | None = None) -> list[_Call]:
+        """Send one node its part of a batch and settle each call; the calls redirected elsewhere."""
+        idle = self._connections.setdefault(name, [])
+        connection = idle.pop() if idle else self._connect(node)
         healthy = False
+        redirected: list[_Call] = []
+        held: list[tuple[_Call, Any]] = []
+        """Durable calls' replies, answered once the replicas acknowledge."""
+        wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
         try:
             async with asyncio.timeout(self._timeout):
-                await connection.send_packed_command(b"".join(c.packed for c in batch), check_health=False)
+                if not connection.is_connected:
+                    # Through connect(): a Sentinel-managed connection asks where the master is
+                    # there (sending on an unconnected one would connect to its default address).
+                    await connection.connect()  # type: ignore[no-untyped-call]
+                packed = b"".join(c.packed for c in batch)
+                await connection.send_packed_command(packed + wait if wait else packed, check_health=False)
                 for index, call in enumerate(batch):
                     try:
                         reply = await connection.read_response(timeout=math.inf)
+                    except (MovedError, AskError, TryAgainError, ClusterDownError) as error:
+                        if node is not None and call.redirects < REDIRECTS:
+                            call.redirects += 1
+                            redirected.append(call)
+                        else:
+                            _settle(call, error=error)
                     except ResponseError as error:
                         _settle(call, error=error)
                     except BaseException as error:
                         _fail(batch[index:], error)
+                        _fail([c for c, _ in held], error)
                         raise
                     else:
-                        _settle(call, reply=reply)
+                        if wait is not None and call.durable:
+                            held.append((call, reply))
+                        else:
+                            _settle(call, reply=reply)
+                if wait is not None:
+                    acknowledged = await connection.read_response(timeout=math.inf)
+                    if int(acknowledged) >= self._replicas:
+                        for call, reply in held:
+                            _settle(call, reply=reply)
+                    else:
+                        _fail(
+                            [c for c, _ in held],
+                            NotReplicated(
+                                f"{acknowledged} of {self._replicas} replicas acknowledged in time"
+                            ),
+                        )
             healthy = True
         except TimeoutError:
             log.warning("Redis did not answer a batch of %d commands in %s s", len(batch), self._timeout)
@@ -137,17 +327,21 @@ class Pipeline:
         except (RedisError, OSError) as error:
             log.warning("Redis pipeline of %d commands failed: %s", len(batch), error)
             _fail(batch, error)
+            if node is not None:
+                self._refresh()  # a node that fails may have been replaced
         finally:
             if healthy:
-                self._connections.append(connection)
+                idle.append(connection)
             else:
                 await connection.disconnect(nowait=True)
+        return redirected
 
     async def close(self) -> None:
         """Close the lanes' connections (the client's pool closes its own)."""
-        connections, self._connections = self._connections, []
-        for connection in connections:
-            await connection.disconnect()
+        connections, self._connections = self._connections, {}
+        for idle in connections.values():
+            for connection in idle:
+                await connection.disconnect()
 
 
 def _settle(call: _Call, reply: Any = None, error: BaseException | None = None) -> None:

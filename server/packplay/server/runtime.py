@@ -112,8 +112,10 @@ class Runtime:
             lanes=settings.redis_pipelines,
             timeout=settings.redis_timeout,
             observe=self.metrics.batch_sent,
+            replicas=settings.redis_replicas,
+            replica_timeout=settings.redis_replica_timeout,
         )
-        await self.store.ping()
+        await self.store.prepare()
         self.service = Service(self.store, settings)
         await asyncio.to_thread(lambda: self.service.catalog)
         # The catalog is large and lives as long as the process: keep it out of every
@@ -124,7 +126,7 @@ class Runtime:
             tournament_store, self.service, settings, self.process_id, announce=tournament_store.announce
         )
         self.feeds = TournamentFeeds(self.tournaments)
-        self.fanout = Fanout(self.store.redis, self.process_id, self.service.tables, self.feeds)
+        self.fanout = Fanout(self.store, self.service.tables, self.feeds)
         await self.fanout.start()
         self._clock_task = asyncio.create_task(self._clocks(), name="packplay-clocks")
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="packplay-idle-watchdog")

@@ -36,6 +36,12 @@ class Settings:
     for the next batch (back-pressure, never failure)."""
     redis_timeout: float = 10.0
     """Seconds to wait for Redis's answer to a batch before the requests in it fail as retryable."""
+    redis_replicas: int = 0
+    """Replicas that must hold a write before it is acknowledged (a WAIT sent in the same round
+    trip as the write); 0 acknowledges once the master has it."""
+    redis_replica_timeout: float = 1.0
+    """Seconds WAIT waits for ``redis_replicas``; a write they do not acknowledge in time fails
+    as retryable (it may still have been applied: resending the action gets its answer)."""
     cold_after: float = 120.0
     """Seconds without a move after which a process lets go of a game's state (its connections
     stay; the next move reads it again from Redis). 0 keeps it as long as it has connections."""

@@ -7,6 +7,10 @@ a hash of stored refusals; the set of processes watching it. Every change of ver
 goes through one Lua script that compares and sets the version, appends the entry,
 records the seat's answer and sends the entry to the other watching processes, all
 at once. Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
+
+Every script touches the keys of one shard only (one hash slot; see
+:mod:`packplay.server.keys`): the game's own and its shard's indexes and channels, so
+the same scripts run on one Redis and on a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -19,9 +23,10 @@ from typing import Any, Literal
 
 import msgspec
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
 
 from packplay.games.base import GameConfig
-from packplay.server import keys
+from packplay.server import keys, redis_urls
 from packplay.server.pipeline import Observer, Pipeline, Script
 from packplay_protocol.rest import CardRef, HouseSeat
 
@@ -170,10 +175,10 @@ _answer_decoder = msgspec.msgpack.Decoder(Answer)
 entry_decoder = msgspec.msgpack.Decoder(LogEntry)
 
 # Every script takes the game's keys in the order of keys.game_keys:
-# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers, 7 watchers; then global keys.
+# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers, 7 watchers; then keys of the game's shard.
 GAME_KEYS = 7
 
-# The indexes (lobbies, started games, clocks) are sorted sets outside any game. So that each
+# The indexes (lobbies, started games, clocks) are sorted sets per shard. So that each
 # ends with its games, an entry of the lobby and game indexes is scored with a time (Redis's
 # clock) its game's keys cannot outlive, entries past it are dropped whenever the index is
 # written, and every index key lives at least as long as the games written to it (at most twice
@@ -214,7 +219,7 @@ local function limited(key, interval, burst)
 end
 """
 
-# KEYS: the game's, then the open-games index and that of its game type
+# KEYS: the game's, then the shard's open-games index and that of its game type
 # ARGV: meta, game name, players, ttl, game id, hashed invite code ('': a listed game),
 #       then per seat taken at once: seat, hashed token, name
 _CREATE = Script(
@@ -232,7 +237,7 @@ return 'ok'
 """
 )
 
-# KEYS: the game's, then clocks, started-games index
+# KEYS: the game's, then the shard's clocks and started-games index
 # ARGV: meta, game name, players, ttl, game id, cards, state, decisions, deadline,
 #       then per seat: hashed token, name
 _CREATE_SEATED = Script(
@@ -257,9 +262,9 @@ return 'ok'
 """
 )
 
-# KEYS: the game's, then the open-games index
-# ARGV: hashed token, seat (-1: the first free), ttl, game id, name, prefix of the open-games
-#       index of one game type, hashed invite code ('': none given)
+# KEYS: the game's, then the shard's open-games index
+# ARGV: hashed token, seat (-1: the first free), ttl, game id, name, prefix of the shard's
+#       open-games index of one game type, hashed invite code ('': none given)
 _JOIN = Script(
     _INDEXES
     + """
@@ -321,7 +326,7 @@ redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
 return version
 """)
 
-# KEYS: the game's, then clocks, started-games index
+# KEYS: the game's, then the shard's clocks and started-games index
 # ARGV: cards, state, decisions, deadline, ttl, game id
 _START = Script(
     _INDEXES
@@ -342,24 +347,30 @@ return 'ok'
 """
 )
 
-# KEYS: the game's, then clocks, started-games index, and last the acting seat's limit
+# KEYS: the game's, then the shard's clocks and started-games index, and last the acting
+#       seat's limit
 # ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
-#       origin process, channel prefix, catch-up count, the seat's limit (ms per action,
-#       burst; '' '': none)
+#       origin process, the shard's channel prefix, catch-up count, publish command (SPUBLISH or
+#       PUBLISH), '1' to write the answer of a duplicate again (a write the replicas acknowledge
+#       after the original's: WAIT then covers it), the seat's limit (ms per action, burst;
+#       '' '': none)
 _COMMIT = Script(
     _INDEXES
     + _LIMITS
     + """
 local answered = redis.call('HGET', KEYS[6], ARGV[2])
-if answered then return {'duplicate', answered} end
+if answered then
+  if ARGV[15] == '1' then redis.call('HSET', KEYS[6], ARGV[2], answered) end
+  return {'duplicate', answered}
+end
 local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if version == nil then return {'missing'} end
 local expected = tonumber(ARGV[1])
 if version ~= expected then
   return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
 end
-if ARGV[14] ~= '' then
-  local wait = limited(KEYS[#KEYS], tonumber(ARGV[14]), tonumber(ARGV[15]))
+if ARGV[16] ~= '' then
+  local wait = limited(KEYS[#KEYS], tonumber(ARGV[16]), tonumber(ARGV[17]))
   if wait > 0 then return {'limited', tostring(wait)} end
 end
 local new = version + 1
@@ -376,7 +387,7 @@ else index(KEYS[9], ARGV[10], tonumber(ARGV[9])) end
 for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[9]) end
 local message = ARGV[10] .. ' ' .. ARGV[8]
 for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
-  if process ~= ARGV[11] then redis.call('PUBLISH', ARGV[12] .. process, message) end
+  if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
 end
 return {'ok', tostring(new)}
 """
@@ -438,11 +449,16 @@ return 1
 class Store:
     """The narrow port over Redis that the service uses; one per process."""
 
-    def __init__(self, client: aioredis.Redis, pipeline: Pipeline, process_id: str) -> None:
+    def __init__(
+        self, client: aioredis.Redis | RedisCluster, pipeline: Pipeline, process_id: str, *, replicas: int = 0
+    ) -> None:
         self.redis = client
-        """A plain client, for pub/sub and for tests; the service's commands use the pipeline."""
+        """A plain or cluster client, for pub/sub and for tests; the service's commands use the pipeline."""
         self.pipeline = pipeline
         self.process_id = process_id
+        self.sharded_pubsub = False
+        """Entries travel as sharded messages (SPUBLISH, Redis 7 and later); see :meth:`prepare`."""
+        self._rewrite_duplicates = "1" if replicas > 0 else ""
 
     @classmethod
     def from_url(
@@ -453,20 +469,32 @@ class Store:
         lanes: int = 4,
         timeout: float | None = 30.0,
         observe: Observer | None = None,
+        replicas: int = 0,
+        replica_timeout: float = 1.0,
     ) -> Store:
-        """A store over at most ``connections`` Redis connections, ``lanes`` of them for batches."""
-        # RESP2: replies of plain commands then have the same shape as those of scripts
-        # (flat arrays), whatever protocol the client library prefers by default.
-        pool = aioredis.BlockingConnectionPool.from_url(
+        """A store over at most ``connections`` Redis connections, ``lanes`` of them for batches.
+
+        ``url`` names one Redis (``redis://``, ``rediss://``, ``unix://``), a Redis Cluster
+        (``redis+cluster://host:port[,host:port...]``) or a Sentinel-managed master
+        (``redis+sentinel://host:port[,host:port...]/<master name>``); see
+        :mod:`packplay.server.redis_urls`.
+        """
+        client, pipeline = redis_urls.connect(
             url,
-            max_connections=connections,
-            timeout=None,
-            health_check_interval=30,
-            protocol=2,
-            socket_connect_timeout=timeout,  # an unreachable Redis fails as fast as a slow one
+            connections=connections,
+            lanes=lanes,
+            timeout=timeout,
+            observe=observe,
+            replicas=replicas,
+            replica_timeout=replica_timeout,
         )
-        client = aioredis.Redis.from_pool(pool)
-        return cls(client, Pipeline(pool, lanes=lanes, timeout=timeout, observe=observe), process_id)
+        return cls(client, pipeline, process_id, replicas=replicas)
+
+    async def prepare(self) -> None:
+        """Check that Redis answers, and whether it has sharded pub/sub (SPUBLISH)."""
+        await self.ping()
+        versions = await self.pipeline.each_node("INFO", "server")
+        self.sharded_pubsub = all(_major_version(bytes(info)) >= 7 for info in versions)
 
     async def close(self) -> None:
         await self.pipeline.close()
@@ -505,7 +533,8 @@ class Store:
         """A new open game: no state and version -1 until its last seat is taken. A game with
         an ``invite`` (the hashed code) is left out of the lobby, and its seats need the code;
         ``taken`` seats (seat -> hashed token, name) are taken at once."""
-        index = [keys.lobby(), keys.lobby(meta.config.game)]
+        shard = keys.shard_of(meta.id)
+        index = [keys.lobby(shard), keys.lobby(shard, meta.config.game)]
         args = [encode(meta), meta.config.game, meta.config.players, ttl, meta.id, invite]
         args += [part for seat, (digest, name) in (taken or {}).items() for part in (seat, digest, name)]
         await self.pipeline.run(_CREATE, [*keys.game_keys(meta.id), *index], args)
@@ -526,7 +555,7 @@ class Store:
             cards, state, decisions, "" if deadline is None else repr(deadline),
             *(part for digest, name in seats for part in (digest, name)),
         ]  # fmt: skip
-        await self.pipeline.run(_CREATE_SEATED, [*keys.game_keys(meta.id), keys.clocks(), keys.games()], args)
+        await self.pipeline.run(_CREATE_SEATED, [*keys.game_keys(meta.id), *_indexes(meta.id)], args)
 
     async def join(
         self, game_id: str, token_hash: str, name: str, seat: int | None, ttl: int, invite: str = ""
@@ -539,8 +568,16 @@ class Store:
         """
         reply = await self.pipeline.run(
             _JOIN,
-            [*keys.game_keys(game_id), keys.lobby()],
-            [token_hash, -1 if seat is None else seat, ttl, game_id, name, keys.lobby(""), invite],
+            [*keys.game_keys(game_id), keys.lobby(keys.shard_of(game_id))],
+            [
+                token_hash,
+                -1 if seat is None else seat,
+                ttl,
+                game_id,
+                name,
+                keys.lobby(keys.shard_of(game_id), ""),
+                invite,
+            ],
         )
         outcome = reply[0].decode()
         if outcome != "ok":
@@ -558,11 +595,28 @@ class Store:
 
     async def game_ids(self, game_name: str | None, open_only: bool, limit: int) -> list[str]:
         """Ids of games, those kept longest first (open ones: the most recently joined): open ones
-        from the lobby index, else started ones. Entries past their time are skipped (writes drop
-        them); a started game's entry may outlive it a while, and the caller's rows skip it."""
-        index = keys.lobby(game_name) if open_only else keys.games()
-        found = await self.pipeline.call("ZREVRANGEBYSCORE", index, "+inf", time.time(), "LIMIT", 0, limit)
-        return [raw.decode() for raw in found]
+        from the lobby indexes, else started ones; every shard's index is read (one batch) and
+        the best ``limit`` kept. Entries past their time are skipped (writes drop them); a
+        started game's entry may outlive it a while, and the caller's rows skip it."""
+        now = time.time()
+        shards = await asyncio.gather(
+            *(
+                self.pipeline.call(
+                    "ZREVRANGEBYSCORE",
+                    keys.lobby(shard, game_name) if open_only else keys.games(shard),
+                    "+inf",
+                    now,
+                    "WITHSCORES",
+                    "LIMIT",
+                    0,
+                    limit,
+                )
+                for shard in range(keys.SHARDS)
+            )
+        )
+        found = [(float(rows[i + 1]), rows[i].decode()) for rows in shards for i in range(0, len(rows), 2)]
+        found.sort(reverse=True)
+        return [game_id for _, game_id in found[:limit]]
 
     async def rows(self, game_ids: list[str]) -> list[GameRow]:
         """The lobby's view of each game that still exists, in the given order."""
@@ -595,7 +649,7 @@ class Store:
     async def load(self, game_id: str, watch: bool = False) -> Snapshot | None:
         """The game now; with ``watch`` this process is also sent its next entries."""
         fields, setup, state, seats = await self.pipeline.run(
-            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""]
+            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""], durable=False
         )
         if not fields or not setup:
             return None
@@ -603,7 +657,9 @@ class Store:
 
     async def watch(self, game_id: str) -> int | None:
         """This process is sent the game's next entries; the version the game is at (None: gone)."""
-        reply = await self.pipeline.run(_WATCH, list(keys.game_keys(game_id)), [self.process_id])
+        reply = await self.pipeline.run(
+            _WATCH, list(keys.game_keys(game_id)), [self.process_id], durable=False
+        )
         return None if reply == b"missing" else int(reply)
 
     async def unwatch(self, game_id: str) -> None:
@@ -616,7 +672,7 @@ class Store:
         """Write version 0 of a full game; false when another process did first."""
         reply = await self.pipeline.run(
             _START,
-            [*keys.game_keys(meta.id), keys.clocks(), keys.games()],
+            [*keys.game_keys(meta.id), *_indexes(meta.id)],
             [cards, state, decisions, "" if deadline is None else repr(deadline), ttl, meta.id],
         )
         return bytes(reply) == b"ok"
@@ -628,7 +684,7 @@ class Store:
         action_id = entry.action_id or ""
         reply = await self.pipeline.run(
             _COMMIT,
-            [*keys.game_keys(game_id), keys.clocks(), keys.games(), keys.seat_limit(game_id, seat)],
+            [*keys.game_keys(game_id), *_indexes(game_id), keys.seat_limit(game_id, seat)],
             [
                 commit.expected,
                 answer_field(seat, action_id) if action_id else "",
@@ -641,8 +697,10 @@ class Store:
                 commit.ttl,
                 game_id,
                 self.process_id,
-                keys.CHANNEL_PREFIX,
+                keys.channel_prefix(keys.shard_of(game_id)),
                 CATCH_UP_ENTRIES,
+                "SPUBLISH" if self.sharded_pubsub else "PUBLISH",
+                self._rewrite_duplicates,
                 *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
             ],
         )
@@ -687,23 +745,45 @@ class Store:
     # turn clocks
 
     async def due_clocks(self, now: float, limit: int = 100) -> list[tuple[str, float]]:
-        """Games whose pending decision is past its deadline: (game id, deadline)."""
-        rows = await self.pipeline.call(
-            "ZRANGEBYSCORE", keys.clocks(), "-inf", now, "WITHSCORES", "LIMIT", 0, limit
+        """Games whose pending decision is past its deadline: (game id, deadline), the earliest
+        first, from every shard's clock index (one batch)."""
+        shards = await asyncio.gather(
+            *(
+                self.pipeline.call(
+                    "ZRANGEBYSCORE", keys.clocks(shard), "-inf", now, "WITHSCORES", "LIMIT", 0, limit
+                )
+                for shard in range(keys.SHARDS)
+            )
         )
-        return [(rows[i].decode(), float(rows[i + 1])) for i in range(0, len(rows), 2)]
+        due = [(float(rows[i + 1]), rows[i].decode()) for rows in shards for i in range(0, len(rows), 2)]
+        due.sort()
+        return [(game_id, deadline) for deadline, game_id in due[:limit]]
 
     async def clear_clock(self, game_id: str) -> None:
-        await self.pipeline.call("ZREM", keys.clocks(), game_id)
+        await self.pipeline.call("ZREM", keys.clocks(keys.shard_of(game_id)), game_id)
 
     async def claim_clock(self, game_id: str, seen: float, until: float) -> bool:
         """Move a game's clock entry from ``seen`` to ``until`` if it is still at ``seen``:
         of the processes that found it due, the one this returns true to acts on it."""
-        moved = await self.pipeline.run(_CLAIM_CLOCK, [keys.clocks()], [game_id, repr(seen), repr(until)])
+        clocks = keys.clocks(keys.shard_of(game_id))
+        moved = await self.pipeline.run(_CLAIM_CLOCK, [clocks], [game_id, repr(seen), repr(until)])
         return bool(moved)
 
     async def ping(self) -> bool:
         return bytes(await self.pipeline.call("PING")) == b"PONG"
+
+
+def _indexes(game_id: str) -> tuple[str, str]:
+    """The clock and started-games indexes of the game's shard, as the scripts take them."""
+    shard = keys.shard_of(game_id)
+    return keys.clocks(shard), keys.games(shard)
+
+
+def _major_version(info: bytes) -> int:
+    for line in info.splitlines():
+        if line.startswith(b"redis_version:"):
+            return int(line.split(b":", 1)[1].split(b".", 1)[0])
+    return 0
 
 
 def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:

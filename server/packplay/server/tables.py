@@ -260,6 +260,11 @@ class Tables:
                 await self._reload(table)
                 return
         replica = table.replica
+        if replica is not None and until is not None and replica.version > until:
+            # Redis is behind this copy: a failover lost writes no replica had acknowledged
+            # (this process saw them sent). The game goes on from what Redis holds.
+            await self._reload(table)
+            return
         if replica is None or (until is not None and replica.version >= until):
             return
         for entry, _ in await self.store.entries(table.game_id, replica.version):

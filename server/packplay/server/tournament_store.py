@@ -1,6 +1,6 @@
 """Tournaments in Redis: every step of an event is one script that compares and sets its version.
 
-A tournament is six keys sharing the hash tag ``{<tournament id>}`` (see
+A tournament is six keys sharing the hash tag of its id's shard (see
 :mod:`packplay.server.keys`): a hash with its meta, status, version, current round and
 each round's pairing; its players; the game of each table; each player's seat token of
 each round; each table's result; the claims on tables whose game is being created.
@@ -20,6 +20,7 @@ Every write refreshes the expiry of all the tournament's keys.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -137,8 +138,9 @@ _player_decoder = msgspec.msgpack.Decoder(PlayerRecord)
 _round_decoder = msgspec.msgpack.Decoder(Round)
 _result_decoder = msgspec.msgpack.Decoder(Result)
 
-# Every script takes KEYS = the six keys of the tournament, then the running index, then the
-# index of all tournaments; ARGV[1] is the ttl. Each ends with this refresh of every expiry.
+# Every script takes KEYS = the six keys of the tournament, then its shard's running index, then
+# its shard's index of all tournaments (one hash slot: see keys.py); ARGV[1] is the ttl. Each
+# ends with this refresh of every expiry.
 _EXPIRE = """
 for i = 1, 6 do
   if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
@@ -283,7 +285,9 @@ class TournamentStore:
 
     async def load(self, tournament_id: str) -> TournamentSnapshot | None:
         """The whole tournament at one version, or None."""
-        raw, players, games, results = await self.pipeline.run(_LOAD, list(_keys(tournament_id)), [])
+        raw, players, games, results = await self.pipeline.run(
+            _LOAD, list(_keys(tournament_id)), [], durable=False
+        )
         fields = _pairs(raw)
         if b"meta" not in fields:
             return None
@@ -428,12 +432,22 @@ class TournamentStore:
 
     async def running(self, limit: int = 1000) -> list[str]:
         """Ids of the tournaments between start and finish, oldest first."""
-        found = await self.pipeline.call("ZRANGE", keys.running_tournaments(), 0, limit - 1)
-        return [raw.decode() for raw in found]
+        shards = await asyncio.gather(
+            *(
+                self.pipeline.call("ZRANGE", keys.running_tournaments(shard), 0, limit - 1, "WITHSCORES")
+                for shard in range(keys.SHARDS)
+            )
+        )
+        found = sorted(
+            (float(rows[i + 1]), rows[i].decode()) for rows in shards for i in range(0, len(rows), 2)
+        )
+        return [tournament_id for _, tournament_id in found[:limit]]
 
     async def forget_running(self, tournament_id: str) -> None:
         """Take a tournament that no longer exists off the work list."""
-        await self.pipeline.call("ZREM", keys.running_tournaments(), tournament_id)
+        await self.pipeline.call(
+            "ZREM", keys.running_tournaments(keys.shard_of(tournament_id)), tournament_id
+        )
 
     async def game_statuses(self, game_ids: list[str]) -> list[str | None]:
         """The stored status of each game (None for a game that no longer exists)."""
@@ -445,7 +459,8 @@ class TournamentStore:
 
 
 def _keys(tournament_id: str) -> tuple[str, ...]:
-    return (*keys.tournament_keys(tournament_id), keys.running_tournaments(), keys.tournaments())
+    shard = keys.shard_of(tournament_id)
+    return (*keys.tournament_keys(tournament_id), keys.running_tournaments(shard), keys.tournaments(shard))
 
 
 def _outcome(reply: list[bytes]) -> Outcome:

@@ -1,0 +1,88 @@
+"""The Redis layout for a cluster (each script's keys in one hash slot), the URLs of each
+topology, and the replicas' acknowledgement of writes."""
+
+from __future__ import annotations
+
+import base64
+import random
+from collections import Counter
+
+import pytest
+
+from packplay.games.base import GameConfig
+from packplay.server import keys
+from packplay.server.pipeline import NotReplicated, command_slot
+from packplay.server.redis_urls import RedisUrlError, connect, topology
+from packplay.server.store import GameMeta, Store
+
+# Ids drawn as the server draws them, from a fixed seed (the same on every test worker).
+_ids = random.Random(7)
+IDS = ["g1", "t1", *(base64.urlsafe_b64encode(_ids.randbytes(9)).decode() for _ in range(200))]
+
+
+@pytest.mark.parametrize("entity_id", IDS)
+def test_every_key_a_script_takes_is_in_the_slot_of_its_game_or_tournament(entity_id: str) -> None:
+    shard = keys.shard_of(entity_id)
+    game_script = [
+        *keys.game_keys(entity_id),
+        keys.lobby(shard),
+        keys.lobby(shard, "day_night"),
+        keys.clocks(shard),
+        keys.games(shard),
+        keys.channel(shard, "some-process"),
+    ]
+    tournament_script = [
+        *keys.tournament_keys(entity_id),
+        keys.running_tournaments(shard),
+        keys.tournaments(shard),
+    ]
+    assert len({keys.slot(key) for key in game_script}) == 1
+    assert len({keys.slot(key) for key in tournament_script}) == 1
+    assert keys.slot(keys.game(entity_id)) == keys.slot(keys.tournament(entity_id))
+
+
+def test_the_shards_are_spread_evenly_over_the_slots() -> None:
+    width = keys.CLUSTER_SLOTS // keys.SHARDS
+    slots = [keys.slot(keys.shard_key(shard, "x")) for shard in range(keys.SHARDS)]
+    assert [slot // width for slot in slots] == list(range(keys.SHARDS))
+    # Three masters with equal slot ranges (as redis-cli creates them) hold 21 or 22 shards each.
+    per_master = Counter(min(slot * 3 // keys.CLUSTER_SLOTS, 2) for slot in slots)
+    assert sorted(per_master.values()) == [21, 21, 22]
+
+
+def test_the_slot_is_redis_clusters_crc16_of_the_hash_tag() -> None:
+    # Values given by CLUSTER KEYSLOT on a Redis server.
+    assert keys.slot("foo") == 12182
+    assert keys.slot("{user1000}.following") == keys.slot("{user1000}.followers") == 3443
+    assert keys.slot("foo{}{bar}") == keys.slot("foo{}{bar}")  # an empty tag: the whole key
+    assert command_slot(("EVALSHA", "sha", 2, keys.game("g1"), "other")) == keys.slot(keys.game("g1"))
+    assert command_slot(("HGET", keys.seats("g1"), "0")) == keys.slot(keys.game("g1"))
+    assert command_slot(("PING",)) is None and command_slot(("EVALSHA", "sha", 0)) is None
+
+
+def test_the_url_says_which_topology() -> None:
+    assert topology("redis://127.0.0.1:6379/0") == "single"
+    assert topology("redis+cluster://a:1,b:2") == "cluster"
+    assert topology("rediss+sentinel://a:1/main") == "sentinel"
+    with pytest.raises(RedisUrlError, match="master"):
+        connect("redis+sentinel://127.0.0.1:26379")
+    with pytest.raises(RedisUrlError, match="no host"):
+        connect("redis+cluster://")
+
+
+async def test_a_write_no_replica_acknowledges_fails_as_retryable_and_is_answered_when_sent_again(
+    redis_url: str,
+) -> None:
+    durable = Store.from_url(redis_url, process_id="this", replicas=1, replica_timeout=0.05)
+    plain = Store.from_url(redis_url, process_id="other")
+    try:
+        await durable.prepare()
+        meta = GameMeta(id="g1", config=GameConfig(game="day_night", players=2), seed=1, created=0.0)
+        with pytest.raises(NotReplicated, match="0 of 1 replicas"):
+            await durable.create(meta, 60)
+        assert await plain.game_ids(None, True, 10) == ["g1"], "the master applied it all the same"
+        assert (await plain.pipeline.call("HGET", keys.game("g1"), "status")) == b"lobby"
+        assert await durable.dealt("g1") is None, "reads do not wait for replicas"
+    finally:
+        await durable.close()
+        await plain.close()
