@@ -49,7 +49,16 @@ def _struct(info: mi.StructType) -> st.SearchStrategy[Any]:
     if not hasattr(info.cls, "__post_init__"):
         return st.builds(info.cls, **fields)
     # A struct that checks its fields together (a create-game body): keep the values it accepts.
+    # Its optional fields are left at their default half the time, or few values would pass.
+    fields = {f.name: _maybe_default(f) for f in info.fields}
     return st.builds(_or_none(info.cls), **fields).filter(lambda value: value is not None)
+
+
+def _maybe_default(field: mi.Field) -> st.SearchStrategy[Any]:
+    if field.required:
+        return _field(field)
+    default = field.default if field.default is not mi.NODEFAULT else field.default_factory()
+    return st.one_of(st.just(default), _field(field))
 
 
 def _or_none(cls: type) -> Any:
