@@ -28,6 +28,7 @@ Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missin
 from __future__ import annotations
 
 import argparse
+import bisect
 import contextlib
 import json
 import os
@@ -225,15 +226,27 @@ def drive(
 
 def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     """Bytes Redis holds per game (``MEMORY USAGE`` of each of its keys), active and finished."""
+    names = sorted(store.scan_iter(match="pp:game:*", count=5000))
+    # A game's hash holds its status; its other keys extend its name (in this layout and in
+    # older ones, so that a baseline checkout is measured the same way).
+    with store.pipeline(transaction=False) as pipe:
+        for name in names:
+            pipe.type(name)
+        kinds = pipe.execute()
+    hashes = [name for name, kind in zip(names, kinds, strict=True) if kind == b"hash"]
+    with store.pipeline(transaction=False) as pipe:
+        for name in hashes:
+            pipe.hget(name, "status")
+        statuses = pipe.execute()
     by_status: dict[str, list[int]] = {"active": [], "finished": []}
-    for key in store.scan_iter(match="pp:game:{*}:*", count=1000):
-        if key.count(b":") != 3:
-            continue  # the game's other keys are counted with it below
-        status = (store.hget(key, "status") or b"").decode()
+    for name, raw in zip(hashes, statuses, strict=True):
+        status = (raw or b"").decode()
         if status not in by_status or len(by_status[status]) >= sample:
             continue
-        total = sum(int(store.memory_usage(k, samples=0) or 0) for k in store.scan_iter(match=key + b"*"))  # type: ignore[arg-type]
-        by_status[status].append(total)
+        first = bisect.bisect_left(names, name + b":")
+        last = bisect.bisect_left(names, name + b";")  # ';' follows ':'
+        parts = [name, *names[first:last]]
+        by_status[status].append(sum(int(store.memory_usage(k, samples=0) or 0) for k in parts))
     return {status: sum(v) / len(v) for status, v in by_status.items() if v}
 
 
