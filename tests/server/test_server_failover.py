@@ -47,6 +47,9 @@ class Tally:
     failed: int = 0
     unavailable: int = 0
     """Answers ``unavailable`` (each one retried with the same action id)."""
+    go_on: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when the failover begins: the seats hold after :data:`KILL_AFTER` moves until
+    then, so that the games are still being played when the master dies."""
 
 
 async def careful_seat(client: Client, rng: random.Random, tally: Tally) -> None:
@@ -58,6 +61,8 @@ async def careful_seat(client: Client, rng: random.Random, tally: Tally) -> None
         if not (view.legal.actions or view.legal.choices):
             await _until_newer(client, view.version)
             continue
+        if len(tally.played) >= KILL_AFTER:
+            await tally.go_on.wait()
         act = Act(action_id=new_action_id(), version=view.version, action=pick(view.legal, rng))
         while time.monotonic() < deadline:
             await client.send(act)
@@ -107,6 +112,7 @@ async def play_through(
     if all(p.done() for p in players):
         await asyncio.gather(*players)  # raises what stopped a seat, if anything did
         raise AssertionError(f"the games ended after {len(tally.played)} moves, before the failover")
+    tally.go_on.set()
     await failover(game_ids)
     await asyncio.gather(*players)
     for client in seats:
