@@ -49,7 +49,7 @@ describe("REST lobby helpers", () => {
     await rest.leaveSeat(game.game_id, first.token);
     const again = await rest.joinSeat(game.game_id, { name: "Grace", seat: 0 });
     const seen = await rest.getGame(game.game_id, { token: again.token });
-    assert.deepEqual(seen.summary.seats[0], { seat: 0, name: "Grace" });
+    assert.deepEqual(seen.summary.seats[0], { seat: 0, name: "Grace", house: null });
     assert.equal(seen.state, null);
     const notOver = await rest.getReplay(game.game_id).catch((e) => e);
     assert.ok(notOver instanceof ApiError);
