@@ -182,8 +182,10 @@ async def test_a_client_that_stops_reading_is_told_to_resume_and_slows_nobody(
             await client.connect(token)
             await client.join(game_id)
         sleeper = await _sleepy_spectator(server, game_id)
-        for _ in range(3000):  # whole views: far more than the kernel's socket buffers hold
+        for sent in range(3000):  # far more than the kernel's socket buffers hold
             await sleeper.send('{"type": "resume", "from_version": 0}')
+            if sent % 8 == 7:
+                await asyncio.sleep(0.001)  # within the burst of resumes the session takes at once
 
         await asyncio.wait_for(
             asyncio.gather(*(Bot(c, random.Random(i)).play() for i, c in enumerate(seats))), timeout=30
