@@ -75,7 +75,8 @@ async def careful_seat(client: Client, rng: random.Random, tally: Tally) -> None
                 tally.unavailable += 1
                 await asyncio.sleep(0.2)
                 continue
-            assert answer.reason is RejectReason.STALE_VERSION, answer  # decide again on the newer view
+            # Decide again on the newer view; or the other seat's move, retried meanwhile, ended the game.
+            assert answer.reason in (RejectReason.STALE_VERSION, RejectReason.GAME_OVER), answer
             break
         else:
             tally.failed += 1

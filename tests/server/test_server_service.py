@@ -290,3 +290,68 @@ async def test_a_game_let_go_of_is_read_again_and_its_watchers_stay_exact(
         assert recorder.document is not None and recorder.document["version"] == version
         whole = await process.resume(game_id, seat, None)
         assert _json(whole.messages[0]) == recorder.document
+
+
+class JoiningRecorder(Recorder):
+    """A recorder that, as a session does, holds what comes before its first whole view."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[Frames] = []
+
+    def deliver(self, frames: Frames) -> None:
+        if self.document is None:
+            self.held.append(frames)
+        else:
+            super().deliver(frames)
+
+    def caught_up(self, frames: Frames) -> None:
+        super().deliver(frames)
+        for later in self.held:
+            if later.version > frames.version:
+                super().deliver(later)
+
+
+class _PausedStore(Store):
+    """A store whose reads of a whole game wait, after Redis answered, until let go."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.answered = asyncio.Event()
+        self.go_on = asyncio.Event()
+
+    async def load(self, game_id: str, watch: bool = False) -> Any:
+        snapshot = await super().load(game_id, watch)
+        self.answered.set()
+        await self.go_on.wait()
+        return snapshot
+
+
+async def test_an_entry_that_comes_while_the_game_is_read_to_watch_it_is_not_lost(
+    service: Service, redis_url: str
+) -> None:
+    """The channel and the read travel on two connections: the next version's entry can
+    arrive before the read that joined the watcher set is answered here."""
+    game_id, _ = await _started(service, "mishra_factory", 2)
+    store = _PausedStore.from_url(redis_url, process_id="two")
+    assert isinstance(store, _PausedStore)
+    other = Service(store, SETTINGS)
+    try:
+        recorder = JoiningRecorder()
+        watching = asyncio.create_task(other.watch(game_id, recorder, 1, None))
+        await asyncio.wait_for(store.answered.wait(), 5)
+        before = (await service.current(game_id)).version
+        version = await _play_one(service, game_id, random.Random(4))
+        for _, raw in await service.store.entries(game_id, before):
+            other.tables.receive(game_id, raw)  # as the channel hands it over, read still pending
+        store.go_on.set()
+        recorder.caught_up(await watching)
+        for _ in range(50):
+            if recorder.document is not None and recorder.document["version"] == version:
+                break
+            await asyncio.sleep(0.02)
+        assert recorder.document is not None and recorder.document["version"] == version
+        whole = await other.resume(game_id, 1, None)
+        assert _json(whole.messages[0]) == recorder.document
+    finally:
+        await store.close()

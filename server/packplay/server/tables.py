@@ -61,6 +61,7 @@ class Table:
         "dealt",
         "docs",
         "game_id",
+        "joining",
         "last_active",
         "live",
         "lock",
@@ -73,6 +74,9 @@ class Table:
         self.replica: Replica | None = None
         self.live = False
         """This process is in the game's watcher set: other processes send it their entries."""
+        self.joining = False
+        """This process is joining the watcher set: entries may come before the read that
+        joins it answers, and wait for it (the channel and the read are two connections)."""
         self.watchers: dict[Audience, set[Watcher]] = {}
         self.docs: dict[Audience, ViewDoc] = {}
         """The view message each audience with watchers holds, at the replica's version."""
@@ -175,6 +179,8 @@ class Tables:
         self._tables: dict[str, Table] = {}
         self._idle: OrderedDict[str, None] = OrderedDict()
         """The tables without watchers, least recently used first (the ones that may go)."""
+        self._pending: set[asyncio.Task[None]] = set()
+        """Entries waiting for their table's lock."""
 
     def __len__(self) -> int:
         return len(self._tables)
@@ -228,6 +234,13 @@ class Tables:
         """
         if table.replica is not None and (table.live or not watch):
             return table.replica
+        table.joining = watch
+        try:
+            return await self._read(table, watch)
+        finally:
+            table.joining = False
+
+    async def _read(self, table: Table, watch: bool) -> Replica:
         if table.replica is not None and await self.store.watch(table.game_id) == table.replica.version:
             table.live = True  # what this process holds is current: no need to read it again
             return table.replica
@@ -339,28 +352,39 @@ class Tables:
         if table.watched:
             return
         self._unwatched(table)
-        if table.live:
-            table.live = False
-            with contextlib.suppress(Exception):
-                await self.store.unwatch(game_id)
+        # Under the lock, so that leaving the watcher set and joining it again (a watch
+        # waiting for the lock) reach Redis in that order, whichever connections they take.
+        async with table.lock:
+            if table.live and not table.watched:
+                table.live = False
+                with contextlib.suppress(Exception):
+                    await self.store.unwatch(game_id)
 
     # entries from other processes
 
     def receive(self, game_id: str, raw_entry: bytes) -> None:
         """Another process committed a version of a game this process watches."""
         table = self._tables.get(game_id)
-        if table is None or not table.live:
+        if table is None or not (table.live or table.joining):
             return
         entry = entry_decoder.decode(raw_entry)
+        if table.joining:  # after the read that joins: it may not hold this entry
+            self._later(table, entry)
+            return
         if table.replica is None:  # let go of: read it again, then go on from there
             if table.watched:
-                asyncio.create_task(self._receive_later(table, entry))
+                self._later(table, entry)
             return
         if entry.version <= table.replica.version:
             return
         if not table.lock.locked() and self._apply(table, entry):
             return
-        asyncio.create_task(self._receive_later(table, entry))
+        self._later(table, entry)
+
+    def _later(self, table: Table, entry: LogEntry) -> None:
+        task = asyncio.create_task(self._receive_later(table, entry))
+        self._pending.add(task)  # held: the loop keeps only a weak reference to a task
+        task.add_done_callback(self._pending.discard)
 
     async def _receive_later(self, table: Table, entry: LogEntry) -> None:
         async with table.lock:
