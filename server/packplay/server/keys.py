@@ -35,12 +35,15 @@ one per shard; the process channel ``pp:proc:<process id>`` is
 from __future__ import annotations
 
 import binascii
-from functools import cache
+from functools import cache, lru_cache
 
 PREFIX = "pp"
 SHARDS = 64
 """Shards of the keyspace (each one hash slot); a fixed part of the layout."""
 CLUSTER_SLOTS = 16384
+HOT_IDS = 8192
+"""Ids whose shard and keys are remembered (the games a process plays now, about): a move
+names seven keys of its game, each computed from the id's CRC."""
 
 
 def slot(key: str) -> int:
@@ -71,6 +74,7 @@ def tag(shard: int) -> str:
     return _tags()[shard]
 
 
+@lru_cache(maxsize=HOT_IDS)
 def shard_of(entity_id: str) -> int:
     """The shard of a game or a tournament: from the slot its id hashes to."""
     return slot(entity_id) * SHARDS // CLUSTER_SLOTS
@@ -129,6 +133,7 @@ def watchers(game_id: str) -> str:
     return game_key(game_id, "procs")
 
 
+@lru_cache(maxsize=HOT_IDS)
 def game_keys(game_id: str) -> tuple[str, ...]:
     """All keys of one game, in the order the store's scripts take them."""
     return (
