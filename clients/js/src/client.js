@@ -141,6 +141,8 @@ export class PackplayClient {
     this.stopped = false;
     /** true while {@link open}'s reconnect loop runs */
     this.reconnecting = false;
+    /** @type {Promise<Error | null> | null} the reconnect under way, if any */
+    this.reconnection = null;
     /** @type {WebSocket | null} the socket on which the last whole view came (the connection joined) */
     this.viewSocket = null;
   }
@@ -224,6 +226,9 @@ export class PackplayClient {
    * `reconnect` (the default) a connection that closes with a resumable code is
    * opened again, with a growing delay, and the game joined from the version held,
    * so the view stays exact and an action in flight is sent again with its id.
+   * That holds for the first connection too: one closed with a resumable code
+   * before it joined (a draining process's 1012) is opened again, and the promise
+   * resolves once a later one joins, or rejects when reconnecting gives up.
    * `gameId` defaults to the game of the token's seat.
    *
    * @param {string} url  e.g. `wss://host/v2/ws`
@@ -232,9 +237,18 @@ export class PackplayClient {
    * @returns {Promise<Message>}
    */
   async open(url, { token = null, gameId = null, role = "player", encoding = "json", reconnect = true, maxAttempts = 8 } = {}) {
-    this.target = { url, token, gameId, role, encoding, reconnect, maxAttempts };
+    const target = (this.target = { url, token, gameId, role, encoding, reconnect, maxAttempts });
     this.stopped = false;
-    return this.enter();
+    try {
+      return await this.enter();
+    } catch (error) {
+      // A first connection closed with a resumable code (a draining process's 1012, a
+      // 1013) is being opened again: the view comes with that reconnect, if it joins.
+      if (this.reconnection === null || this.target !== target) throw error;
+      const lastError = await this.reconnection;
+      if (lastError !== null || this.view === null) throw lastError ?? error;
+      return structuredClone(this.view);
+    }
   }
 
   /** Connect and join the target of {@link open}; resolves with the whole view that follows. */
@@ -248,25 +262,30 @@ export class PackplayClient {
     return viewed;
   }
 
-  /** Reconnect after a resumable close, waiting longer after each failed attempt. */
+  /**
+   * Reconnect after a resumable close, waiting longer after each failed attempt.
+   * Resolves with null once joined again, else with what stopped it (the last error,
+   * or an error saying the client was closed or opened elsewhere).
+   */
   async reconnect() {
     const target = this.target;
     let lastError = null;
     this.reconnecting = true;
+    const gone = () => (this.stopped || this.target !== target ? new Error("closed or opened elsewhere") : null);
     try {
       for (let attempt = 1; attempt <= target.maxAttempts; attempt++) {
         const delay = Math.min(250 * 2 ** (attempt - 1), 5000);
         this.emit("reconnecting", { attempt, delay });
         await new Promise((resolve) => setTimeout(resolve, delay));
-        if (this.stopped || this.target !== target) return;
+        if (gone()) return gone();
         try {
           await this.enter();
           this.reconnecting = false;
           this.emit("reconnected", this.welcome);
-          return;
+          return null;
         } catch (error) {
           lastError = error;
-          if (this.stopped || this.target !== target) return;
+          if (gone()) return gone();
           if (this.socket?.readyState === SOCKET_OPEN) this.socket.close();
         }
       }
@@ -274,6 +293,7 @@ export class PackplayClient {
       this.reconnecting = false;
     }
     this.emit("reconnect_failed", { attempts: target.maxAttempts, error: lastError });
+    return lastError ?? new Error("reconnect failed");
   }
 
   /**
@@ -651,7 +671,12 @@ export class PackplayClient {
       reject(Object.assign(error, { code, actionId, resumable }));
     }
     this.emit("close", { code, reason, resumable });
-    if (resumable && this.target?.reconnect && !this.stopped && !this.reconnecting) this.reconnect();
+    if (resumable && this.target?.reconnect && !this.stopped && !this.reconnecting) {
+      const reconnection = (this.reconnection = this.reconnect());
+      reconnection.finally(() => {
+        if (this.reconnection === reconnection) this.reconnection = null;
+      });
+    }
   }
 
   /** @param {string} type @param {unknown} payload */

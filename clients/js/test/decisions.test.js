@@ -182,3 +182,55 @@ describe("onDecision", () => {
     assert.equal(socket.acts().length, 0);
   });
 });
+
+/** The next socket the client opens (a reconnect waits a quarter second first). */
+async function nextSocket(after) {
+  for (let waited = 0; ScriptedSocket.last === after && waited < 3000; waited += 10) {
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.notEqual(ScriptedSocket.last, after, "the client opened a new socket");
+  return ScriptedSocket.last;
+}
+
+describe("open", () => {
+  test("a first connection closed 1012 before its welcome is opened again; open resolves with its view", async () => {
+    const client = new PackplayClient({ WebSocket: ScriptedSocket, keepAlive: false });
+    const opened = client.open("ws://test/v2/ws", { token: "t".repeat(24) });
+    const draining = ScriptedSocket.last;
+    draining.open();
+    draining.close(1012, "draining");
+    const socket = await nextSocket(draining);
+    socket.open();
+    socket.serve(WELCOME);
+    await settle();
+    assert.equal(socket.sent.at(-1).type, "join");
+    socket.serve(view(3));
+    const got = await opened;
+    assert.equal(got.version, 3);
+    assert.deepEqual(got, client.view);
+    assert.notEqual(got, client.view, "a copy: changing it leaves the client's view alone");
+    client.close();
+  });
+
+  test("a first connection closed for good (4001) rejects open, and nothing is opened again", async () => {
+    const client = new PackplayClient({ WebSocket: ScriptedSocket, keepAlive: false });
+    const opened = client.open("ws://test/v2/ws", { token: "t".repeat(24) });
+    const refused = ScriptedSocket.last;
+    refused.open();
+    refused.close(4001, "unauthorized");
+    await assert.rejects(opened, { code: 4001 });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    assert.equal(ScriptedSocket.last, refused);
+  });
+
+  test("when every reconnect fails, open rejects with the last error", async () => {
+    const client = new PackplayClient({ WebSocket: ScriptedSocket, keepAlive: false });
+    const opened = client.open("ws://test/v2/ws", { token: "t".repeat(24), maxAttempts: 1 });
+    const draining = ScriptedSocket.last;
+    draining.open();
+    draining.close(1013, "try again later");
+    const socket = await nextSocket(draining);
+    socket.close(1006, "");
+    await assert.rejects(opened, { code: 1006 });
+  });
+});
