@@ -8,6 +8,9 @@ import type {
   Pong,
   Rejected,
   ServerMessage,
+  TournamentRound,
+  TournamentStandings,
+  TournamentTable,
   Update,
   ViewMessage,
   Welcome,
@@ -45,6 +48,9 @@ export interface ClientEvents {
   game_over: GameOver;
   error: ErrorMessage;
   pong: Pong;
+  tournament_table: TournamentTable;
+  tournament_round: TournamentRound;
+  tournament_standings: TournamentStandings;
   gap: Gap;
   decode_error: DecodeError;
   close: CloseInfo;
@@ -111,6 +117,8 @@ export class PackplayClient {
   act(action: Action, options?: { actionId?: string; version?: number }): string;
   play(action: Action, options?: { actionId?: string; version?: number }): Promise<Accepted | Rejected>;
   resume(fromVersion?: number): void;
+  /** Follow a tournament: its messages are emitted under their type. */
+  follow(tournamentId: string, options?: { secret?: string | null; watch?: boolean }): void;
   ping(nonce?: string): void;
   close(code?: number, reason?: string): void;
   nextActionId(): string;

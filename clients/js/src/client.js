@@ -384,6 +384,21 @@ export class PackplayClient {
   }
 
   /**
+   * Follow a tournament on this connection (connect first; no token is needed). With
+   * a registered player's `secret` the server sends its `tournament_table` now and
+   * whenever it changes (the game to join is named there as soon as it exists); without
+   * one, or with `watch`, the current round's `tournament_round` and the
+   * `tournament_standings`, now and whenever they change. They are emitted under their
+   * type. A connection that follows may not join a game: open one per game.
+   *
+   * @param {string} tournamentId
+   * @param {{secret?: string | null, watch?: boolean}} [options]
+   */
+  follow(tournamentId, { secret = null, watch = false } = {}) {
+    this.send({ type: "follow", tournament_id: tournamentId, secret, watch });
+  }
+
+  /**
    * Send `action`, decided on `version` (by default the version of the view held).
    * Returns the action id; send the same id again to retry the same action (after
    * `rate_limited`, `unavailable` or a reconnect): the server applies it once.

@@ -528,3 +528,25 @@ describe("PackplayClient: answers", () => {
     assert.equal(client.waiting.size, 0);
   });
 });
+
+describe("PackplayClient: tournaments", () => {
+  test("follow sends a valid follow message; tournament messages are emitted under their type", async () => {
+    const { client, socket } = await connected({ token: null });
+    const seen = record(client, ["tournament_table", "tournament_round", "tournament_standings"]);
+    client.follow("t-0001", { secret: "s".repeat(24) });
+    client.follow("t-0001", { watch: true });
+    assert.deepEqual(socket.received().slice(-2), [
+      { type: "follow", tournament_id: "t-0001", secret: "s".repeat(24), watch: false },
+      { type: "follow", tournament_id: "t-0001", secret: null, watch: true },
+    ]);
+    for (const type of ["tournament_table", "tournament_round", "tournament_standings"]) socket.serve(vector(type));
+    assert.deepEqual(
+      seen.map(([name, message]) => [name, message.type]),
+      [
+        ["tournament_table", "tournament_table"],
+        ["tournament_round", "tournament_round"],
+        ["tournament_standings", "tournament_standings"],
+      ],
+    );
+  });
+});
