@@ -74,6 +74,8 @@ class System:
     target: str
     protocol: int = 2
     env: dict[str, str] = field(default_factory=dict)
+    encoding: str = "json"
+    """What the driver's seats speak (the relay echoes small JSON frames either way)."""
 
 
 @dataclass
@@ -195,7 +197,7 @@ def drive(
     command = [
         "node", str(LOAD / "bench_moves.mjs"), "--coordinated", "--target", system.target, "--url", url,
         "--games", str(games), "--seconds", str(seconds), "--protocol", str(system.protocol),
-        "--game", GAME,
+        "--game", GAME, "--encoding", system.encoding,
     ]  # fmt: skip
     if idle:
         command.append("--idle")
@@ -250,13 +252,14 @@ def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     return {status: sum(v) / len(v) for status, v in by_status.items() if v}
 
 
-def systems(baseline: Path | None) -> list[System]:
+def systems(baseline: Path | None, encodings: list[str]) -> list[System]:
     python = sys.executable
     serve = ["serve", "--port", "{port}"]
-    found = [
-        System("relay", [python, str(LOAD / "relay.py"), "--port", "{port}"], "relay"),
-        System("packplay", [python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"], "packplay"),
-    ]
+    packplay = [python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
+    found = [System("relay", [python, str(LOAD / "relay.py"), "--port", "{port}"], "relay")]
+    for encoding in encodings:
+        name = "packplay" if encoding == "json" else f"packplay {encoding}"
+        found.append(System(name, packplay, "packplay", encoding=encoding))
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
@@ -311,7 +314,9 @@ def main(options: argparse.Namespace) -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
     print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
     scaled = options.processes > 1 or options.redis != "single" or options.redis_url
-    chosen = [s for s in systems(options.baseline) if not scaled or s.name == "packplay"]
+    everything = systems(options.baseline, options.encoding)
+    # Scale-out runs measure today's Packplay alone.
+    chosen = [s for s in everything if s.target == "packplay" and s.protocol == 2] if scaled else everything
     if scaled:
         where = options.redis_url or options.redis
         print(f"{options.processes} server process(es) on Redis: {where}", flush=True)
@@ -320,12 +325,13 @@ def main(options: argparse.Namespace) -> None:
             print(" ".join(run_one(system, games, options)), flush=True)
     if options.idle and not scaled:
         for system in chosen:
-            print(idle_one(system, options.idle, options), flush=True)
+            if system.encoding == options.encoding[0]:  # the memory an idle connection holds is the same
+                print(idle_one(system, options.idle, options), flush=True)
 
 
 def _started(system: System, url: str) -> System:
     command = [part.replace("{redis}", url) for part in system.command]
-    return System(system.name, command, system.target, system.protocol, system.env)
+    return System(system.name, command, system.target, system.protocol, system.env, system.encoding)
 
 
 @contextlib.contextmanager
@@ -386,6 +392,13 @@ if __name__ == "__main__":
     parser.add_argument("--driver-cpu", default="1", help="the CPU of the driver")
     parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
     parser.add_argument("--game", default="day_night", help="the game played (two seats)")
+    parser.add_argument(
+        "--encoding",
+        nargs="+",
+        choices=["json", "msgpack"],
+        default=["json"],
+        help="the encodings Packplay's seats speak, one run each",
+    )
     parser.add_argument(
         "--processes", type=int, default=1, help="server processes sharing the Redis (seats spread over them)"
     )
