@@ -19,6 +19,13 @@ as its ``http`` and ``ws`` classes:
 - WebSocket close: the close frame goes out even while the buffer is full (after what
   is queued, so a slow reader still reads its close code), and a client that has not
   answered it within ``close_timeout`` is dropped.
+
+The WebSocket protocol also holds less per connection than uvicorn's: its queue of
+received messages and its "writable" flag are replaced by lighter ones (an
+``asyncio.Queue`` and an ``asyncio.Event`` hold four deques, about 3 KB, for what is
+at most a message or two and one waiting task), and the handshake's request and
+response (their headers) are let go once the connection is accepted. An idle
+connection is mostly what it holds.
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -149,6 +156,80 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self.transport.close()
 
 
+Item = TypeVar("Item")
+
+
+class Inbox(Generic[Item]):
+    """The messages received for the application, first in first out, with one reader.
+
+    The parts of ``asyncio.Queue`` uvicorn's protocol uses (``put_nowait``, ``get``,
+    ``empty``): the protocol stops reading after each message until the application
+    takes it, so there is rarely more than one.
+    """
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: list[Item] = []
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: Item) -> None:
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def get(self) -> Item:
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.pop(0)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+
+class Flag:
+    """A flag tasks can wait for (the parts of ``asyncio.Event`` uvicorn uses)."""
+
+    __slots__ = ("_set", "_waiters")
+
+    def __init__(self) -> None:
+        self._set = False
+        self._waiters: list[asyncio.Future[None]] | None = None
+
+    def is_set(self) -> bool:
+        return self._set
+
+    def set(self) -> None:
+        self._set = True
+        waiters, self._waiters = self._waiters, None
+        for waiter in waiters or ():
+            if not waiter.done():
+                waiter.set_result(None)
+
+    def clear(self) -> None:
+        self._set = False
+
+    async def wait(self) -> bool:
+        while not self._set:
+            waiter = asyncio.get_running_loop().create_future()
+            if self._waiters is None:
+                self._waiters = []
+            self._waiters.append(waiter)
+            try:
+                await waiter
+            finally:
+                if self._waiters is not None and waiter in self._waiters:
+                    self._waiters.remove(waiter)
+        return True
+
+
 FLOODER_CLOSE_TIMEOUT = 1.0
 """Seconds a connection closed with 4005 stays open (unread) for its close frame to arrive."""
 
@@ -162,6 +243,9 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         current = settings()
         self.close_timeout = current.close_timeout
         self._writes = _WriteGuard(self.loop, current.write_timeout)
+        self.queue = Inbox()  # type: ignore[assignment]
+        self.writable = Flag()  # type: ignore[assignment]
+        self.writable.set()
 
     async def send(self, message: Any) -> None:
         closing = message["type"] == "websocket.close" and self.handshake_complete and not self.close_sent
@@ -169,7 +253,10 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
             # uvicorn waits for a drained buffer before every frame; the close frame must not
             # wait for a client that reads slowly: it is queued after what is buffered.
             self.writable.set()
+        accepting = message["type"] == "websocket.accept" and not self.handshake_complete
         await super().send(message)
+        if accepting and self.handshake_complete:
+            self.request = self.response = None  # type: ignore[assignment]  # read only before the accept
         if closing and self.close_timer is not None:
             self.close_timer.cancel()
             wait = self.close_timeout

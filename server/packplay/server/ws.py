@@ -162,7 +162,8 @@ class Connection:
         self.encoding = negotiated.encoding
         self.text = negotiated.encoding is Encoding.JSON
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
-        self.outbox: deque[bytes] = deque()
+        self.outbox: deque[bytes] | None = None
+        """Frames waiting for a send that waits (made then: most connections never need one)."""
         self.limit = runtime.settings.send_queue
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
@@ -298,21 +299,29 @@ class Connection:
             self._send(encode(out, self.encoding))
 
     def _send(self, frame: bytes) -> None:
-        if len(self.outbox) >= self.limit:
-            log.info("closing a connection whose send queue is full (%s frames)", len(self.outbox))
+        outbox = self.outbox
+        if outbox is not None and len(outbox) >= self.limit:
+            log.info("closing a connection whose send queue is full (%s frames)", len(outbox))
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return
-        self.outbox.append(frame)
         self.runtime.metrics.messages_sent.inc()
-        if not self._writing:
-            self._pump()
+        if self._writing or outbox:
+            if outbox is None:
+                outbox = self.outbox = deque()
+            outbox.append(frame)
+            if not self._writing:
+                self._pump()
+        else:
+            self._started(self.socket.send(frame, self.text))  # if it waits, the next frames queue
 
     def _pump(self) -> None:
         """Send what is queued, then the close frame once closing; stop at a send that waits."""
-        while self.outbox:
-            if not self._started(self.socket.send(self.outbox.popleft(), self.text)):
+        outbox = self.outbox
+        while outbox:
+            if not self._started(self.socket.send(outbox.popleft(), self.text)):
                 return
+        self.outbox = None
         if isinstance(self.closing, Close) and not self._closed:
             self._closed = True
             self._started(self.socket.close(self.closing.code, self.closing.reason))
@@ -355,7 +364,7 @@ class Connection:
         self._pump()
 
     def _gone(self) -> None:
-        self.outbox.clear()
+        self.outbox = None
         self._closed = True
         self._end(_Disconnected())
 
@@ -366,7 +375,7 @@ class Connection:
             return
         self.closing = closing
         if isinstance(closing, Close) and closing.code is CloseCode.RESUME_REQUIRED:
-            self.outbox.clear()
+            self.outbox = None
         if not self._writing:
             self._pump()
         if self._task is not None and self._deadline is None:

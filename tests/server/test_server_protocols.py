@@ -1,0 +1,55 @@
+"""The light parts the WebSocket protocol holds per connection instead of uvicorn's: the
+inbox of received messages and the writable flag (pure asyncio, no sockets)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from packplay.server.protocols import Flag, Inbox
+
+
+async def test_the_inbox_hands_messages_over_in_order_and_wakes_its_reader() -> None:
+    inbox: Inbox[str] = Inbox()
+    assert inbox.empty()
+    reading = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    assert not reading.done()
+    inbox.put_nowait("first")
+    inbox.put_nowait("second")
+    assert await asyncio.wait_for(reading, 1) == "first"
+    assert inbox.qsize() == 1 and not inbox.empty()
+    assert await inbox.get() == "second"
+    assert inbox.empty()
+
+
+async def test_a_reader_cancelled_while_waiting_leaves_the_inbox_usable() -> None:
+    inbox: Inbox[int] = Inbox()
+    reading = asyncio.create_task(inbox.get())
+    await asyncio.sleep(0)
+    reading.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await reading
+    inbox.put_nowait(7)
+    assert await asyncio.wait_for(inbox.get(), 1) == 7
+
+
+async def test_the_flag_lets_waiters_go_when_set_and_holds_them_once_cleared() -> None:
+    flag = Flag()
+    assert not flag.is_set()
+    waiters = [asyncio.create_task(flag.wait()) for _ in range(3)]
+    await asyncio.sleep(0)
+    assert not any(waiter.done() for waiter in waiters)
+    flag.set()
+    assert await asyncio.wait_for(asyncio.gather(*waiters), 1) == [True, True, True]
+    assert await flag.wait()  # set: no wait at all
+    flag.clear()
+    late = asyncio.create_task(flag.wait())
+    await asyncio.sleep(0.01)
+    assert not late.done()
+    late.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await late
+    flag.set()
+    assert flag.is_set()
