@@ -167,11 +167,15 @@ def _cpu(process: psutil.Process) -> float:
 
 
 def _metric(port: int, protocol: int, name: str) -> float:
-    """A counter of the server's metrics; NaN for a server that does not count it."""
-    try:
-        text = httpx.get(f"http://127.0.0.1:{port}/v{protocol}/metrics", timeout=5).text
-    except httpx.HTTPError:
-        return 0.0
+    """A counter of the server's metrics; NaN for a server that does not count it, or that
+    did not answer (a busy one is given time: a wrong count would print a wrong figure)."""
+    text = ""
+    for _ in range(3):
+        try:
+            text = httpx.get(f"http://127.0.0.1:{port}/v{protocol}/metrics", timeout=30).text
+            break
+        except httpx.HTTPError:
+            time.sleep(1)
     found = re.search(rf"^{name} ([0-9.e+]+)$", text, re.MULTILINE)
     return float(found.group(1)) if found else float("nan")
 

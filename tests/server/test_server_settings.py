@@ -60,10 +60,13 @@ def test_deadlines_and_the_private_servers_directory_are_settings(
         "PACKPLAY_HEADER_TIMEOUT": "2.5",
         "PACKPLAY_KEEP_ALIVE_TIMEOUT": "75",
         "PACKPLAY_HELLO_TIMEOUT": "4",
+        "PACKPLAY_PING_INTERVAL": "7.5",
     }
     settings = Settings.from_env(env)
     assert (settings.header_timeout, settings.keep_alive_timeout) == (2.5, 75)
-    assert Runtime(settings).limits.hello_timeout_seconds == 4, "welcome announces the hello deadline"
+    limits = Runtime(settings).limits
+    assert limits.hello_timeout_seconds == 4, "welcome announces the hello deadline"
+    assert limits.ping_interval_seconds == 7.5, "and how often a client must say something"
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     assert private_dir(Settings()) == tmp_path / "packplay" / "redis"
     assert private_dir(Settings(redis_dir="/srv/games")) == Path("/srv/games")

@@ -221,3 +221,29 @@ async def _sleepy_spectator(server: ServerProcess, game_id: str) -> websockets.C
     await ws.send(f'{{"type": "join", "game_id": "{game_id}", "role": "spectator"}}')
     assert isinstance(decode_server(await ws.recv(), Encoding.JSON), ViewMessage)
     return ws
+
+
+async def test_a_silent_connection_is_closed_and_one_that_pings_is_kept(
+    redis_server: EmbeddedRedis, tmp_path: Path
+) -> None:
+    """The protocol's ping is the only liveness check: a connection that sends nothing for
+    three ping intervals is closed (1000), one that pings at the interval stays open."""
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_PING_INTERVAL="1")
+    try:
+        silent, pinging = Client(server.url), Client(server.url)
+        assert (await silent.connect()).limits.ping_interval_seconds == 1
+        await pinging.connect()
+        for index in range(18):  # 4.5 s: more than the three intervals a connection may be silent
+            await pinging.send(Ping(nonce=f"p{index}"))
+            assert await pinging.recv() == Pong(nonce=f"p{index}")
+            await asyncio.sleep(0.25)
+        assert silent.ws is not None and pinging.ws is not None
+        with pytest.raises(ConnectionClosed) as closed:
+            await asyncio.wait_for(silent.ws.recv(), 5)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == CloseCode.NORMAL
+        assert "idle" in closed.value.rcvd.reason
+        await pinging.send(Ping(nonce="last"))
+        assert await pinging.recv() == Pong(nonce="last")
+        await pinging.close()
+    finally:
+        server.stop()

@@ -64,6 +64,11 @@ def serve(options: argparse.Namespace | None = None) -> int:
             ws="packplay.server.protocols:GuardedWebSocketProtocol",
             timeout_keep_alive=settings.keep_alive_timeout,
             ws_max_size=settings.frame_limit,
+            # The protocol has its own ping, and the watchdog closes a connection silent for
+            # three of its intervals, pinged or not: uvicorn's pings (a timer and a frame per
+            # connection every 20 s) would only repeat it.
+            ws_ping_interval=None,
+            ws_ping_timeout=None,
             ws_per_message_deflate=settings.ws_deflate,
             log_config=logging_config(settings.log_format, settings.log_level),
             proxy_headers=bool(settings.trusted_proxies),

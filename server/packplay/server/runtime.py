@@ -77,6 +77,7 @@ class Runtime:
             resumes_per_minute=settings.resumes_per_minute,
             catch_up_versions=settings.catch_up_versions,
             hello_timeout_seconds=settings.hello_timeout,
+            ping_interval_seconds=settings.ping_interval,
         )
         self.process_id = secrets.token_hex(8)
         """This process's name among the server processes (its pub/sub channel)."""

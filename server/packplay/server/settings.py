@@ -98,6 +98,9 @@ class Settings:
     """Seconds a WebSocket client has to answer the server's close frame before it is dropped."""
     hello_timeout: float = 10.0
     """Seconds from a WebSocket's opening to a valid hello (then close 4001)."""
+    ping_interval: float = 20.0
+    """Seconds a client may stay silent before it sends a ping; a WebSocket silent for three of
+    them is closed."""
     clock_interval: float = 1.0
     """How often each process looks for expired turn clocks."""
     house_seconds: float = 0.25
