@@ -1,15 +1,23 @@
 import type {
   CreatedGame,
+  CreatedTournament,
   CreateGame,
+  CreateTournament,
   GameList,
   GameSnapshot,
   GameType,
   Health,
   JoinSeat,
+  MyTable,
+  Pairings,
   Problem,
   Readiness,
+  RegisterPlayer,
+  Registration,
   Replay,
   SeatGrant,
+  Standings,
+  Tournament,
 } from "./protocol.js";
 
 export const API_PREFIX: "/v2";
@@ -45,6 +53,19 @@ export class PackplayRest {
   gameType(game: string): Promise<GameType>;
   /** A page of the rules reference as Markdown (`page`: a game name or `common`). */
   rules(page: string, options?: { lang?: "en" | "fr" | "es" | string }): Promise<string>;
+  /** Create a tournament; `organizer_token` of the answer starts, finishes and drops. */
+  createTournament(request: CreateTournament): Promise<CreatedTournament>;
+  getTournament(tournamentId: string): Promise<Tournament>;
+  /** Register; `secret` of the answer proves the player for the whole event. */
+  register(tournamentId: string, request: RegisterPlayer): Promise<Registration>;
+  /** Drop a player with its secret, or anyone with the organizer token. */
+  dropPlayer(tournamentId: string, playerId: string, token: string): Promise<void>;
+  startTournament(tournamentId: string, organizerToken: string): Promise<Tournament>;
+  finishTournament(tournamentId: string, organizerToken: string): Promise<Tournament>;
+  standings(tournamentId: string): Promise<Standings>;
+  pairings(tournamentId: string, round: number): Promise<Pairings>;
+  /** Where the player of `secret` plays now. */
+  myTable(tournamentId: string, secret: string): Promise<MyTable>;
   call(
     method: "GET" | "POST" | "DELETE",
     path: string,

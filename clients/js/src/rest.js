@@ -157,6 +157,70 @@ export class PackplayRest {
   }
 
   /**
+   * Create a tournament; it takes registrations until its organizer starts it. The
+   * answer's `organizer_token` is shown once: it starts and finishes the event and may
+   * drop any player.
+   * @param {object} request  a `CreateTournament` body: `{name, game, format?, players_per_table?, rounds?, turn_seconds?, late_registration?, sets?, options?}`
+   */
+  createTournament(request) {
+    return this.call("POST", "/tournaments", { body: request });
+  }
+
+  /** A tournament as everyone may see it. */
+  getTournament(/** @type {string} */ tournamentId) {
+    return this.call("GET", tournamentPath(tournamentId));
+  }
+
+  /**
+   * Register under a display name. The answer's `secret` is shown once: it proves the
+   * player for the whole event (its table, following the event, dropping out).
+   * @param {string} tournamentId
+   * @param {{name: string}} request
+   */
+  register(tournamentId, request) {
+    return this.call("POST", `${tournamentPath(tournamentId)}/players`, { body: request });
+  }
+
+  /**
+   * Drop a player: with the player's own secret, or the organizer token for anyone.
+   * @param {string} tournamentId
+   * @param {string} playerId
+   * @param {string} token
+   */
+  async dropPlayer(tournamentId, playerId, token) {
+    await this.call("DELETE", `${tournamentPath(tournamentId)}/players/${encodeURIComponent(playerId)}`, { token });
+  }
+
+  /** Start the event (organizer token): the first round is paired and its games made. */
+  startTournament(/** @type {string} */ tournamentId, /** @type {string} */ organizerToken) {
+    return this.call("POST", `${tournamentPath(tournamentId)}/start`, { token: organizerToken });
+  }
+
+  /** End the event before its last round (organizer token). */
+  finishTournament(/** @type {string} */ tournamentId, /** @type {string} */ organizerToken) {
+    return this.call("POST", `${tournamentPath(tournamentId)}/finish`, { token: organizerToken });
+  }
+
+  /** The standings now (`final` once the event is over). */
+  standings(/** @type {string} */ tournamentId) {
+    return this.call("GET", `${tournamentPath(tournamentId)}/standings`);
+  }
+
+  /** One round's tables, byes and results (rounds count from 1). */
+  pairings(/** @type {string} */ tournamentId, /** @type {number} */ round) {
+    return this.call("GET", `${tournamentPath(tournamentId)}/rounds/${round}`);
+  }
+
+  /**
+   * Where the player of `secret` plays now: `playing` names the game and the seat's
+   * token; `waiting`, `bye`, `dropped` or `finished` otherwise. {@link PackplayClient#follow}
+   * sends the same as it changes.
+   */
+  myTable(/** @type {string} */ tournamentId, /** @type {string} */ secret) {
+    return this.call("GET", `${tournamentPath(tournamentId)}/table`, { token: secret });
+  }
+
+  /**
    * One request under `/v2`; the decoded JSON answer (or text), `undefined` for 204.
    * @param {"GET" | "POST" | "DELETE"} method
    * @param {string} path
@@ -176,6 +240,10 @@ export class PackplayRest {
     const retryAfter = Number.parseInt(response.headers?.get?.("retry-after") ?? "", 10);
     throw new ApiError(await problemOf(response), Number.isNaN(retryAfter) ? null : retryAfter);
   }
+}
+
+function tournamentPath(/** @type {string} */ tournamentId) {
+  return `/tournaments/${encodeURIComponent(tournamentId)}`;
 }
 
 async function problemOf(response) {

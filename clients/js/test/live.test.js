@@ -199,3 +199,55 @@ describe("open(): reconnect and resume", () => {
     for (const { client } of seats) client.close();
   });
 });
+
+describe("tournaments", () => {
+  test("an event over REST and the feed: create, register, follow, start, play the table, final standings", async () => {
+    const created = await rest.createTournament({ name: "JS cup", game: "day_night", rounds: 1, turn_seconds: 30 });
+    const event = { ...created.tournament, organizer_token: created.organizer_token };
+    assert.equal((await rest.getTournament(event.tournament_id)).summary.status, "registering");
+    const players = [await rest.register(event.tournament_id, { name: "Ada" })];
+    players.push(await rest.register(event.tournament_id, { name: "Grace" }));
+    const watcher = new PackplayClient({ WebSocket });
+    const heard = [];
+    for (const type of ["tournament_round", "tournament_standings"]) watcher.on(type, (m) => heard.push(m));
+    await watcher.connect(server.wsUrl);
+    watcher.follow(event.tournament_id, { watch: true });
+    const started = await rest.startTournament(event.tournament_id, event.organizer_token);
+    assert.equal(started.summary.status, "running");
+    const random = seeded(7);
+    await Promise.all(
+      players.map(async (player) => {
+        let table = await rest.myTable(event.tournament_id, player.secret);
+        for (let tries = 0; table.status !== "playing" && tries < 100; tries++) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          table = await rest.myTable(event.tournament_id, player.secret);
+        }
+        assert.equal(table.status, "playing");
+        const { client } = seatClient();
+        client.onDecision((view) => randomAction(view, random));
+        await client.open(server.wsUrl, { token: table.token, gameId: table.game_id });
+        await within(client.whenOver(), "the end of the table's game", 30_000);
+        client.close();
+      }),
+    );
+    let standings = await rest.standings(event.tournament_id);
+    for (let tries = 0; !standings.final && tries < 100; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      standings = await rest.standings(event.tournament_id);
+    }
+    assert.equal(standings.final, true);
+    assert.deepEqual(standings.lines.map((line) => line.name).sort(), ["Ada", "Grace"]);
+    assert.equal((await rest.pairings(event.tournament_id, 1)).tables.length, 1);
+    await within(
+      (async () => {
+        while (!heard.some((m) => m.type === "tournament_standings" && m.final)) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      })(),
+      "the final standings on the feed",
+      10_000,
+    );
+    assert.ok(heard.some((m) => m.type === "tournament_round"), "the feed told of the round");
+    watcher.close();
+  });
+});
