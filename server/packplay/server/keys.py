@@ -42,8 +42,8 @@ SHARDS = 64
 """Shards of the keyspace (each one hash slot); a fixed part of the layout."""
 CLUSTER_SLOTS = 16384
 HOT_IDS = 8192
-"""Ids whose shard and keys are remembered (the games a process plays now, about): a move
-names seven keys of its game, each computed from the id's CRC."""
+"""Ids whose shard and keys are remembered, about the games a process plays at once: every
+move names seven keys of its game, each made from the CRC of the game's id."""
 
 
 def slot(key: str) -> int:
