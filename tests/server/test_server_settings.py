@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +15,7 @@ import redis
 from packplay.server.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 from packplay.server.main import private_dir, settings_from
 from packplay.server.runtime import Runtime
-from packplay.server.settings import SETTINGS_ENV, Settings
+from packplay.server.settings import SETTINGS_ENV, Settings, SettingsError
 
 
 def test_environment_variables_fill_typed_fields() -> None:
@@ -80,3 +84,45 @@ def test_one_data_directory_has_one_private_server(tmp_path: Path) -> None:
         client = redis.Redis.from_url(first.url)
         assert client.config_get("appendonly") == {"appendonly": "yes"}
         client.close()
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"PACKPLAY_PORT": "eighty"}, "PACKPLAY_PORT: expected a whole number, got 'eighty'"),
+        ({"PACKPLAY_HOUSE_GRACE": "soon"}, "PACKPLAY_HOUSE_GRACE: expected a number, got 'soon'"),
+        ({"PACKPLAY_PING_INTERVAL": "0"}, "PACKPLAY_PING_INTERVAL must be above 0"),
+        ({"PACKPLAY_ACTIONS_PER_SECOND": "-1"}, "PACKPLAY_ACTIONS_PER_SECOND must be above 0"),
+        ({"PACKPLAY_DRAIN_DELAY": "-2"}, "PACKPLAY_DRAIN_DELAY must be 0 or more"),
+        ({"PACKPLAY_PORT": "70000"}, "PACKPLAY_PORT must be a port number"),
+        ({"PACKPLAY_LOG_FORMAT": "xml"}, "PACKPLAY_LOG_FORMAT must be text or json"),
+    ],
+)
+def test_a_setting_that_cannot_be_is_refused_by_name(env: dict[str, str], says: str) -> None:
+    with pytest.raises(SettingsError, match=re.escape(says)):
+        Settings.from_env(env)
+
+
+def test_zero_turns_off_what_zero_may_turn_off() -> None:
+    env = {"PACKPLAY_GAMES_PER_MINUTE": "0", "PACKPLAY_OPEN_LOBBIES": "0", "PACKPLAY_DRAIN_DELAY": "0"}
+    settings = Settings.from_env(env)
+    assert (settings.games_per_minute, settings.open_lobbies, settings.drain_delay) == (0, 0, 0)
+
+
+def test_serve_with_a_bad_setting_says_which_and_exits_2() -> None:
+    env = {"PATH": "/usr/bin:/bin", "PACKPLAY_PING_INTERVAL": "-1"}
+    done = subprocess.run(
+        [sys.executable, "-m", "packplay.cli", "serve"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip() == "packplay: PACKPLAY_PING_INTERVAL must be above 0 (got -1.0)"
+
+
+def test_every_numeric_setting_has_a_range() -> None:
+    """A new number among the settings must say whether 0 is allowed."""
+    from packplay.server import settings as module
+
+    numbers = {f.name for f in dataclasses.fields(Settings) if f.type in ("int", "float")}
+    ranged = set(module._POSITIVE) | set(module._NOT_NEGATIVE) | {"port"}
+    assert numbers == ranged
+    assert not set(module._POSITIVE) & set(module._NOT_NEGATIVE)

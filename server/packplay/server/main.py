@@ -24,7 +24,7 @@ import uvicorn
 
 from packplay.server.embedded_redis import EmbeddedRedis, default_dir
 from packplay.server.logs import logging_config
-from packplay.server.settings import SETTINGS_ENV, Settings
+from packplay.server.settings import SETTINGS_ENV, Settings, SettingsError
 
 CLI_FIELDS = ("host", "port", "workers", "redis_url", "redis_dir", "in_memory", "sandbox", "log_format")
 
@@ -41,7 +41,11 @@ def serve(options: argparse.Namespace | None = None) -> int:
     ``options`` carries ``host``, ``port``, ``workers``, ``redis_url``, ``redis_dir``,
     ``in_memory``, ``sandbox``, ``log_format`` (None: keep the environment's or the default value).
     """
-    settings = settings_from(options)
+    try:
+        settings = settings_from(options)
+    except SettingsError as error:
+        print(f"packplay: {error}", file=sys.stderr)
+        return 2
     embedded: EmbeddedRedis | None = None
     if settings.redis_url is None:
         # One private server for all workers, owned by this process's main thread (it dies with it).

@@ -123,6 +123,18 @@ class Settings:
     out of rotation, so that the clients it closes reconnect to other processes."""
     server_name: str = "packplay"
 
+    def __post_init__(self) -> None:
+        for name in _POSITIVE:
+            if not getattr(self, name) > 0:
+                raise SettingsError(f"{_env_name(name)} must be above 0 (got {getattr(self, name)!r})")
+        for name in _NOT_NEGATIVE:
+            if getattr(self, name) < 0:
+                raise SettingsError(f"{_env_name(name)} must be 0 or more (got {getattr(self, name)!r})")
+        if not 0 <= self.port <= 65535:
+            raise SettingsError(f"PACKPLAY_PORT must be a port number, 0 to 65535 (got {self.port})")
+        if self.log_format not in ("text", "json"):
+            raise SettingsError(f"PACKPLAY_LOG_FORMAT must be text or json (got {self.log_format!r})")
+
     def with_overrides(self, **overrides: Any) -> Settings:
         """A copy with the given fields replaced; None values are ignored."""
         return dataclasses.replace(self, **{k: v for k, v in overrides.items() if v is not None})
@@ -148,7 +160,10 @@ class Settings:
         for f in dataclasses.fields(cls):
             value = env.get(ENV_PREFIX + f.name.upper())
             if value is not None:
-                raw[f.name] = _parse(f.type, value)
+                try:
+                    raw[f.name] = _parse(f.type, value)
+                except ValueError as error:
+                    raise SettingsError(f"{_env_name(f.name)}: {error}") from error
         if "redis_url" not in raw and env.get("REDIS_URL"):
             raw["redis_url"] = env["REDIS_URL"]
         if "trusted_proxies" not in raw and env.get("FORWARDED_ALLOW_IPS"):
@@ -156,12 +171,43 @@ class Settings:
         return cls(**raw)
 
 
+class SettingsError(ValueError):
+    """A setting that cannot be: its message names the variable and says what it takes."""
+
+
+_POSITIVE = (
+    "workers", "redis_connections", "redis_pipelines", "redis_timeout", "redis_replica_timeout",
+    "cached_games", "finished_ttl", "lobby_ttl", "active_ttl", "send_queue", "actions_per_second",
+    "action_burst", "frames_per_second", "frame_burst", "resumes_per_minute", "games_burst",
+    "frame_limit", "header_timeout", "body_timeout", "keep_alive_timeout", "write_timeout",
+    "close_timeout", "hello_timeout", "ping_interval", "clock_interval", "house_seconds",
+    "house_grace", "house_threads", "tournament_interval", "tournament_ttl",
+)  # fmt: skip
+"""Settings that only make sense above 0 (a rate of 0 would refuse everything, an interval of
+0 would spin)."""
+_NOT_NEGATIVE = (
+    "redis_replicas", "cold_after", "games_per_minute", "open_lobbies", "catch_up_versions",
+    "house_processes", "drain_delay",
+)  # fmt: skip
+"""Settings where 0 means "none" or "off"."""
+
+
+def _env_name(field: str) -> str:
+    return ENV_PREFIX + field.upper()
+
+
 def _parse(kind: Any, value: str) -> Any:
     kind = str(kind)
     if kind == "int":
-        return int(value)
+        try:
+            return int(value)
+        except ValueError:
+            raise ValueError(f"expected a whole number, got {value!r}") from None
     if kind == "float":
-        return float(value)
+        try:
+            return float(value)
+        except ValueError:
+            raise ValueError(f"expected a number, got {value!r}") from None
     if kind == "bool":
         return value.strip().lower() in {"1", "true", "yes", "on"}
     if kind.startswith("tuple"):
