@@ -11,12 +11,11 @@ state, replica or steps (its sampled cards are its own).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import msgspec
 import pytest
 from bots_samples import Recorder
+from reachable import assert_no_hidden_facts, walk
 
 from packplay.arena.engine import EngineTable
 from packplay.arena.seating import seating
@@ -24,7 +23,7 @@ from packplay.arena.stats import SeatOutcome
 from packplay.bots.budget import Budget
 from packplay.bots.registry import BotFactory
 from packplay.bots.strong import StrongBot
-from packplay.cards.catalog import Catalog, load_catalog
+from packplay.cards.catalog import load_catalog
 from packplay.games.base import Emitted, GameState
 from packplay.server.replica import Replica, Step
 from packplay_protocol.cards import CardInstance
@@ -39,33 +38,6 @@ CASES = [
     ("base_race", 2),
 ]
 SERVER_SIDE = (GameState, Replica, Step, Emitted)
-
-
-def walk(root: Any) -> Iterator[Any]:
-    """Every object reachable from ``root`` through containers, structs and instance
-    attributes (not through classes, modules or functions, nor into the card catalog:
-    the same public data for everyone)."""
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        value = stack.pop()
-        if id(value) in seen or isinstance(value, str | bytes | int | float | bool | type(None) | Catalog):
-            continue
-        seen.add(id(value))
-        yield value
-        if isinstance(value, dict):
-            stack += [*value.keys(), *value.values()]
-        elif isinstance(value, list | tuple | set | frozenset):
-            stack += list(value)
-        elif isinstance(value, msgspec.Struct):
-            stack += [getattr(value, name) for name in value.__struct_fields__]
-        elif hasattr(value, "__dict__") and not isinstance(value, type) and not callable(value):
-            stack += list(vars(value).values())
-        slots = getattr(type(value), "__slots__", ())
-        if not isinstance(value, msgspec.Struct):
-            stack += [
-                getattr(value, name) for name in slots if isinstance(name, str) and hasattr(value, name)
-            ]
 
 
 class Spy:
@@ -94,12 +66,6 @@ class Spy:
         observe = getattr(self.inner, "observe", None)
         if observe is not None:
             observe(version, events)
-
-
-def assert_no_hidden_facts(value: Any, hidden: frozenset[str]) -> None:
-    for item in walk(value):
-        if isinstance(item, CardInstance):
-            assert item.id not in hidden, "a hidden card's facts reached the bot"
 
 
 def assert_keeps_nothing_hidden(bot: Any, hidden: frozenset[str], table: WatchedTable) -> None:

@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import msgspec
 import pytest
+from reachable import assert_no_hidden_facts
 
 from packplay.server import decisions, house, keys
 from packplay.server.service import Service
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol import codec
-from packplay_protocol.cards import CardInstance
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CreateGame
 from packplay_protocol.to_client import Events, Update, ViewMessage
@@ -36,23 +35,6 @@ CASES = [
     ("wedding_planner", 2, (0,)),
     ("base_race", 2, (1,)),
 ]
-
-
-def walk(root: Any) -> Iterator[Any]:
-    seen: set[int] = set()
-    stack = [root]
-    while stack:
-        value = stack.pop()
-        if id(value) in seen or isinstance(value, str | bytes | int | float | bool | type(None)):
-            continue
-        seen.add(id(value))
-        yield value
-        if isinstance(value, dict):
-            stack += [*value.keys(), *value.values()]
-        elif isinstance(value, list | tuple | set | frozenset):
-            stack += list(value)
-        elif isinstance(value, msgspec.Struct):
-            stack += [getattr(value, name) for name in value.__struct_fields__]
 
 
 class Checker:
@@ -80,9 +62,7 @@ class Checker:
             message = codec.decode_server(frame, house.WIRE, max_bytes=house.MAX_FRAME)
             assert isinstance(message, Update | Events), message
             messages.append(message)
-        for item in walk(messages):
-            if isinstance(item, CardInstance):
-                assert item.id not in hidden, "a hidden card's facts reached the house bot"
+        assert_no_hidden_facts(messages, hidden)
         self.decisions += 1
         self.frames += len(inputs.frames)
         return self.decide(inputs)
