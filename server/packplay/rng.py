@@ -15,9 +15,11 @@ SEED_BITS = 53
 class Rng:
     """A deterministic generator: the same seed gives the same sequence on every platform.
 
-    It wraps ``random.Random`` (Mersenne Twister), whose integer and float streams are
-    stable across CPython versions; only the methods below are used so that the
-    sequence does not depend on helpers whose algorithm could change.
+    It wraps ``random.Random`` (Mersenne Twister), whose raw bit stream
+    (``getrandbits``) is stable across CPython versions; every draw below is made from
+    that stream alone, by algorithms written here, so that the sequence never depends
+    on a library helper whose algorithm could change (and another language can
+    reproduce it from a Mersenne Twister).
     """
 
     __slots__ = ("_random",)
@@ -29,7 +31,12 @@ class Rng:
         """A uniform integer in ``[0, n)``."""
         if n <= 0:
             raise ValueError("n must be positive")
-        return self._random.randrange(n)
+        # Rejection sampling on n's bit length: the draws random.randrange(n) makes.
+        bits, getrandbits = n.bit_length(), self._random.getrandbits
+        drawn = getrandbits(bits)
+        while drawn >= n:
+            drawn = getrandbits(bits)
+        return drawn
 
     def chance(self, numerator: int, denominator: int) -> bool:
         """True with probability ``numerator / denominator``."""

@@ -46,6 +46,8 @@ PROCESS_HEADER = "packplay-process"
 DRAIN_REASON = "the server is restarting: reconnect and resume"
 IDLE_PINGS = 3
 """A connection silent for this many ping intervals is closed."""
+GC_YOUNG_THRESHOLD = 20_000
+"""Allocations between two young collections (the interpreter's default is 700)."""
 
 
 class Stoppable(Protocol):
@@ -122,6 +124,9 @@ class Runtime:
         # The catalog is large and lives as long as the process: keep it out of every
         # later collection, which would otherwise walk it again (pauses of tens of ms).
         gc.freeze()
+        # A move allocates a few thousand short-lived objects: at the default threshold
+        # (700) a young collection runs every move or two and walks every held table.
+        gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
             tournament_store, self.service, settings, self.process_id, announce=tournament_store.announce

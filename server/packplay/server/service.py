@@ -190,6 +190,8 @@ class Service:
         return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, names))), invite=invite)
 
     async def _admit(self, client: str, game_id: str, lobby: bool) -> None:
+        if self.games_limit is None and not (lobby and self.settings.open_lobbies > 0):
+            return  # nothing to count: no round trip
         ttl = self.settings.lobby_ttl
         outcome, wait = await self.store.admit(
             client, self.games_limit, self.settings.open_lobbies, game_id, ttl, lobby
