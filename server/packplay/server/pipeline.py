@@ -20,8 +20,10 @@ the same round trip; the durable commands of the batch are answered only once WA
 reports that many replicas have every write of the connection so far, and fail as
 retryable (:class:`NotReplicated`) when it reports fewer in time.
 
-Commands are packed by hiredis (C) and sent on redis-py connections, which keep
-their handling of connecting, authentication, TLS and protocol errors.
+Commands are packed by hiredis (C) and sent on connections that redis-py opens
+(connecting, authentication, TLS, a Sentinel's master discovery); a batch's replies are
+then read by :class:`~packplay.server.redis_link.Link`, one write and one wakeup per
+round trip.
 """
 
 from __future__ import annotations
@@ -29,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import math
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,6 +52,7 @@ from redis.exceptions import (
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from packplay.server import keys
+from packplay.server.redis_link import Link
 
 log = logging.getLogger(__name__)
 Observer = Callable[[int], None]
@@ -126,7 +128,7 @@ class Pipeline:
         self._cluster = cluster
         self._lanes = lanes
         self._busy = 0
-        self._connections: dict[str, list[AbstractConnection]] = {}
+        self._links: dict[str, list[Link]] = {}
         """Per node, the lanes' connections not in use; kept across batches."""
         self._timeout = timeout
         self._queue: list[_Call] = []
@@ -191,13 +193,57 @@ class Pipeline:
             return  # a lane that finishes sends what is queued
         batch, self._queue = self._queue, []
         self._busy += 1
-        asyncio.create_task(self._send(batch))
+        self._count(batch)
+        idle = self._links.get("") if self._cluster is None else None
+        if idle and idle[-1].usable:
+            self._send_now(batch, idle.pop())
+        else:
+            asyncio.create_task(self._send(batch))  # to connect first, or to split by node
 
-    async def _send(self, batch: list[_Call]) -> None:
+    def _count(self, batch: list[_Call]) -> None:
         self.round_trips += 1
         self.commands += len(batch)
         if self._observe is not None:
             self._observe(len(batch))
+
+    def _send_now(self, batch: list[_Call], link: Link) -> None:
+        """The common case, without a task: one Redis, an open link. Its replies settle the
+        batch from the link's callback; a timer gives up on it."""
+        wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
+        packed = b"".join(c.packed for c in batch)
+        replies = link.exchange(packed + wait if wait else packed, len(batch) + (wait is not None))
+        timer = None
+        if self._timeout is not None:
+            timer = asyncio.get_running_loop().call_later(self._timeout, self._expired, link, len(batch))
+        replies.add_done_callback(lambda done: self._sent_now(batch, link, done, timer, wait is not None))
+
+    def _expired(self, link: Link, size: int) -> None:
+        log.warning("Redis did not answer a batch of %d commands in %s s", size, self._timeout)
+        link.close(RedisTimeoutError(f"no answer from Redis in {self._timeout} s"))
+
+    def _sent_now(
+        self,
+        batch: list[_Call],
+        link: Link,
+        done: asyncio.Future[list[Any]],
+        timer: asyncio.TimerHandle | None,
+        waited: bool,
+    ) -> None:
+        if timer is not None:
+            timer.cancel()
+        self._busy -= 1
+        error = done.exception()
+        if error is None:
+            self._links.setdefault("", []).append(link)
+            self._settle_all(batch, done.result(), waited, clustered=False)
+        else:
+            if not isinstance(error, RedisTimeoutError):
+                log.warning("Redis pipeline of %d commands failed: %s", len(batch), error)
+            _fail(batch, error)
+        if self._queue:
+            self._schedule()
+
+    async def _send(self, batch: list[_Call]) -> None:
         try:
             if self._cluster is None:
                 await self._exchange("", batch)
@@ -273,54 +319,18 @@ class Pipeline:
 
     async def _exchange(self, name: str, batch: list[_Call], node: ClusterNode | None = None) -> list[_Call]:
         """Send one node its part of a batch and settle each call; the calls redirected elsewhere."""
-        idle = self._connections.setdefault(name, [])
-        connection = idle.pop() if idle else self._connect(node)
-        healthy = False
-        redirected: list[_Call] = []
-        held: list[tuple[_Call, Any]] = []
-        """Durable calls' replies, answered once the replicas acknowledge."""
+        idle = self._links.setdefault(name, [])
+        link = idle.pop() if idle else None
         wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
+        packed = b"".join(c.packed for c in batch)
         try:
             async with asyncio.timeout(self._timeout):
-                if not connection.is_connected:
+                if link is None or not link.usable:
                     # Through connect(): a Sentinel-managed connection asks where the master is
                     # there (sending on an unconnected one would connect to its default address).
-                    await connection.connect()  # type: ignore[no-untyped-call]
-                packed = b"".join(c.packed for c in batch)
-                await connection.send_packed_command(packed + wait if wait else packed, check_health=False)
-                for index, call in enumerate(batch):
-                    try:
-                        reply = await connection.read_response(timeout=math.inf)
-                    except (MovedError, AskError, TryAgainError, ClusterDownError) as error:
-                        if node is not None and call.redirects < REDIRECTS:
-                            call.redirects += 1
-                            redirected.append(call)
-                        else:
-                            _settle(call, error=error)
-                    except ResponseError as error:
-                        _settle(call, error=error)
-                    except BaseException as error:
-                        _fail(batch[index:], error)
-                        _fail([c for c, _ in held], error)
-                        raise
-                    else:
-                        if wait is not None and call.durable:
-                            held.append((call, reply))
-                        else:
-                            _settle(call, reply=reply)
-                if wait is not None:
-                    acknowledged = await connection.read_response(timeout=math.inf)
-                    if int(acknowledged) >= self._replicas:
-                        for call, reply in held:
-                            _settle(call, reply=reply)
-                    else:
-                        _fail(
-                            [c for c, _ in held],
-                            NotReplicated(
-                                f"{acknowledged} of {self._replicas} replicas acknowledged in time"
-                            ),
-                        )
-            healthy = True
+                    link = await Link.open(self._connect(node))
+                sent = packed + wait if wait else packed
+                replies = await link.exchange(sent, len(batch) + (wait is not None))
         except TimeoutError:
             log.warning("Redis did not answer a batch of %d commands in %s s", len(batch), self._timeout)
             _fail(batch, RedisTimeoutError(f"no answer from Redis in {self._timeout} s"))
@@ -329,19 +339,59 @@ class Pipeline:
             _fail(batch, error)
             if node is not None:
                 self._refresh()  # a node that fails may have been replaced
-        finally:
-            if healthy:
-                idle.append(connection)
+        except BaseException as error:  # cancelled: nobody reads the replies still to come
+            _fail(batch, error)
+            if link is not None:
+                link.close()
+            raise
+        else:
+            idle.append(link)
+            return self._settle_all(batch, replies, wait is not None, node is not None)
+        if link is not None:
+            link.close()  # replies still on their way would answer the wrong calls
+        return []
+
+    def _settle_all(
+        self, batch: list[_Call], replies: list[Any], waited: bool, clustered: bool
+    ) -> list[_Call]:
+        """Answer each call of a batch from its reply; the calls to send to another node."""
+        redirected: list[_Call] = []
+        held: list[tuple[_Call, Any]] = []
+        """Durable calls' replies, answered once the replicas acknowledge."""
+        for call, reply in zip(batch, replies, strict=False):
+            if isinstance(reply, _REDIRECTIONS):
+                if clustered and call.redirects < REDIRECTS:
+                    call.redirects += 1
+                    redirected.append(call)
+                else:
+                    _settle(call, error=reply)
+            elif isinstance(reply, ResponseError):
+                _settle(call, error=reply)
+            elif waited and call.durable:
+                held.append((call, reply))
             else:
-                await connection.disconnect(nowait=True)
+                _settle(call, reply=reply)
+        if waited:
+            acknowledged = replies[-1]
+            if not isinstance(acknowledged, ResponseError) and int(acknowledged) >= self._replicas:
+                for call, reply in held:
+                    _settle(call, reply=reply)
+            else:
+                _fail(
+                    [c for c, _ in held],
+                    NotReplicated(f"{acknowledged} of {self._replicas} replicas acknowledged in time"),
+                )
         return redirected
 
     async def close(self) -> None:
         """Close the lanes' connections (the client's pool closes its own)."""
-        connections, self._connections = self._connections, {}
-        for idle in connections.values():
-            for connection in idle:
-                await connection.disconnect()
+        links, self._links = self._links, {}
+        for idle in links.values():
+            for link in idle:
+                link.close()
+
+
+_REDIRECTIONS = (MovedError, AskError, TryAgainError, ClusterDownError)
 
 
 def _settle(call: _Call, reply: Any = None, error: BaseException | None = None) -> None:
