@@ -209,13 +209,19 @@ class Pipeline:
     def _send_now(self, batch: list[_Call], link: Link) -> None:
         """The common case, without a task: one Redis, an open link. Its replies settle the
         batch from the link's callback; a timer gives up on it."""
-        wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
-        packed = b"".join(c.packed for c in batch)
-        replies = link.exchange(packed + wait if wait else packed, len(batch) + (wait is not None))
+        packed, waited = self._packed(batch)
+        replies = link.exchange(packed, len(batch) + int(waited))
         timer = None
         if self._timeout is not None:
             timer = asyncio.get_running_loop().call_later(self._timeout, self._expired, link, len(batch))
-        replies.add_done_callback(lambda done: self._sent_now(batch, link, done, timer, wait is not None))
+        replies.add_done_callback(lambda done: self._sent_now(batch, link, done, timer, waited))
+
+    def _packed(self, batch: list[_Call]) -> tuple[bytes, bool]:
+        """The batch as one write, and whether it ends with a ``WAIT`` for the replicas."""
+        packed = b"".join(c.packed for c in batch)
+        if self._wait is not None and any(c.durable for c in batch):
+            return packed + self._wait, True
+        return packed, False
 
     def _expired(self, link: Link, size: int) -> None:
         log.warning("Redis did not answer a batch of %d commands in %s s", size, self._timeout)
@@ -321,16 +327,14 @@ class Pipeline:
         """Send one node its part of a batch and settle each call; the calls redirected elsewhere."""
         idle = self._links.setdefault(name, [])
         link = idle.pop() if idle else None
-        wait = self._wait if self._wait is not None and any(c.durable for c in batch) else None
-        packed = b"".join(c.packed for c in batch)
+        packed, waited = self._packed(batch)
         try:
             async with asyncio.timeout(self._timeout):
                 if link is None or not link.usable:
                     # Through connect(): a Sentinel-managed connection asks where the master is
                     # there (sending on an unconnected one would connect to its default address).
                     link = await Link.open(self._connect(node))
-                sent = packed + wait if wait else packed
-                replies = await link.exchange(sent, len(batch) + (wait is not None))
+                replies = await link.exchange(packed, len(batch) + int(waited))
         except TimeoutError:
             log.warning("Redis did not answer a batch of %d commands in %s s", len(batch), self._timeout)
             _fail(batch, RedisTimeoutError(f"no answer from Redis in {self._timeout} s"))
@@ -346,7 +350,7 @@ class Pipeline:
             raise
         else:
             idle.append(link)
-            return self._settle_all(batch, replies, wait is not None, node is not None)
+            return self._settle_all(batch, replies, waited, node is not None)
         if link is not None:
             link.close()  # replies still on their way would answer the wrong calls
         return []

@@ -5,7 +5,8 @@ redis-py opens the connection (the address, TLS, AUTH, the database, a Sentinel'
 master discovery); its socket's transport is then handed to this protocol, which feeds
 what arrives to hiredis (the parser redis-py itself uses) and resolves one future per
 batch. Reading through redis-py instead costs a stream reader's wakeup and an await per
-reply: about four times the CPU of a round trip this way (``load/bench_redis_link.py``).
+reply: with them, a round trip cost the pipeline nearly three times the CPU it costs now
+(``load/bench_redis_link.py`` measures a round trip).
 
 Error replies come back as redis-py's exception types (``ResponseError``, ``MovedError``,
 ``NoScriptError``...), in their place among the replies. A link that fails (the
