@@ -125,7 +125,8 @@ class Runtime:
         # later collection, which would otherwise walk it again (pauses of tens of ms).
         gc.freeze()
         # A move allocates a few thousand short-lived objects: at the default threshold
-        # (700) a young collection runs every move or two and walks every held table.
+        # (700) a young collection runs every move or two, and with it, ten and a hundred
+        # times less often, the older generations' ones, which walk the tables held.
         gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
