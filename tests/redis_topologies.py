@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
+import socket
 import subprocess
 import tempfile
 import time
@@ -58,11 +60,35 @@ class Node:
                 self.kill()
 
 
+CLUSTER_BUS_OFFSET = 10_000
+"""A cluster node also listens on its port plus this (its cluster bus)."""
+
+
+def _free_port(clustered: bool) -> int:
+    """A free port; for a cluster node one whose bus port exists and is free too (the
+    kernel's ephemeral ports run past 55535, where a node refuses to start)."""
+    if not clustered:
+        return free_port()
+    while True:
+        port = random.randint(20_000, 65_535 - CLUSTER_BUS_OFFSET)
+        if all(_bindable(p) for p in (port, port + CLUSTER_BUS_OFFSET)):
+            return port
+
+
+def _bindable(port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind((HOST, port))
+        except OSError:
+            return False
+    return True
+
+
 def _start(directory: Path, *args: str) -> Node:
     """Start a node on a free port (another port if that one was taken meanwhile)."""
     directory.mkdir(parents=True, exist_ok=True)
     for _ in range(5):
-        port = free_port()
+        port = _free_port("--cluster-enabled" in args)
         log = directory / f"node-{port}.log"
         command = [
             find_binary(),
