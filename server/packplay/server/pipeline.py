@@ -224,8 +224,11 @@ class Pipeline:
         return packed, False
 
     def _expired(self, link: Link, size: int) -> None:
+        link.close(self._unanswered(size))
+
+    def _unanswered(self, size: int) -> RedisTimeoutError:
         log.warning("Redis did not answer a batch of %d commands in %s s", size, self._timeout)
-        link.close(RedisTimeoutError(f"no answer from Redis in {self._timeout} s"))
+        return RedisTimeoutError(f"no answer from Redis in {self._timeout} s")
 
     def _sent_now(
         self,
@@ -336,8 +339,7 @@ class Pipeline:
                     link = await Link.open(self._connect(node))
                 replies = await link.exchange(packed, len(batch) + int(waited))
         except TimeoutError:
-            log.warning("Redis did not answer a batch of %d commands in %s s", len(batch), self._timeout)
-            _fail(batch, RedisTimeoutError(f"no answer from Redis in {self._timeout} s"))
+            _fail(batch, self._unanswered(len(batch)))
         except (RedisError, OSError) as error:
             log.warning("Redis pipeline of %d commands failed: %s", len(batch), error)
             _fail(batch, error)
