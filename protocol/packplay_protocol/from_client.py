@@ -19,7 +19,13 @@ Nonce = Annotated[str, msgspec.Meta(max_length=64, description="Echoed back in `
 
 
 class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="type"):
-    """The first message of a connection. `token` authenticates a seat; spectators omit it."""
+    """The first message of a connection. `token` authenticates a seat; spectators omit it.
+
+    Sent again once its `welcome` has come, it gives the connection another identity
+    (the next game of a tournament, a bot's next table): the connection stops following
+    the game or tournament it followed, the new `welcome` answers, and nothing about
+    what was left comes after that `welcome`. Then `join` (or `follow`) as at the start.
+    """
 
     client: Annotated[str, msgspec.Meta(max_length=100)] = ""
     """The client's name and version, for the server's logs (e.g. `packplay-js/1.2`)."""
@@ -27,7 +33,7 @@ class Hello(msgspec.Struct, frozen=True, kw_only=True, tag="hello", tag_field="t
 
 
 class Join(msgspec.Struct, frozen=True, kw_only=True, tag="join", tag_field="type"):
-    """Watch or play one game; a connection joins at most one game.
+    """Watch or play one game; a connection follows one game at a time (one per `hello`).
 
     As `player` the hello token must hold a seat of `game_id`. The server answers
     with a `view`; when `from_version` is given (resuming after a reconnect), with

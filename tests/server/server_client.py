@@ -69,6 +69,15 @@ class Client:
         assert isinstance(welcome, Welcome), welcome
         return welcome
 
+    async def hello_again(self, token: str | None = None) -> Welcome:
+        """Take another token's identity on this connection; what the game left sends
+        before the welcome is read and dropped, and the chain of versions starts over."""
+        await self.send(Hello(client="packplay-tests/1", token=token))
+        welcome = await self.until(lambda m: isinstance(m, Welcome))
+        assert isinstance(welcome, Welcome)
+        self.version, self.view, self.document, self.over = -1, None, None, None
+        return welcome
+
     async def join(self, game_id: str, role: str = "player", since: int | None = None) -> ViewMessage:
         await self.send(Join(game_id=game_id, role=role, from_version=since))  # type: ignore[arg-type]
         return await self.until_view()

@@ -9,6 +9,7 @@ from packplay.server.session import (
     Authenticate,
     CatchUp,
     Close,
+    Leave,
     Outgoing,
     Session,
     Submit,
@@ -74,11 +75,49 @@ def test_an_unknown_token_closes_with_4001() -> None:
 def test_messages_out_of_order_are_errors() -> None:
     session = _session()
     (early_join,) = session.receive(Join(game_id="g"), 0.0)
-    session.receive(Hello(), 0.0)
-    (second_hello,) = session.receive(Hello(), 0.0)
+    session.receive(Hello(token="t" * 20), 0.0)
+    (hello_before_welcome,) = session.receive(Hello(), 0.0)
+    session.authenticated(("g", 0))
     (early_resume,) = session.receive(Resume(from_version=0), 0.0)
-    for error in (early_join, second_hello, early_resume):
+    for error in (early_join, hello_before_welcome, early_resume):
         assert isinstance(error, Error) and error.code is ErrorCode.OUT_OF_ORDER
+
+
+def test_another_hello_leaves_the_game_and_starts_over() -> None:
+    session = _joined(seat=1, version=7)
+    leave, authenticate = session.receive(Hello(token="u" * 20), 0.0)
+    assert (leave, authenticate) == (Leave(), Authenticate("u" * 20))
+    assert session.deliver(_marker(8)) == [], "the game left sends nothing more"
+    (welcome,) = session.authenticated(("h", 0))
+    assert isinstance(welcome, Welcome) and (welcome.game_id, welcome.seat) == ("h", 0)
+    (refused,) = session.receive(Join(game_id="g"), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.UNAUTHORIZED
+    assert session.receive(Join(game_id="h"), 0.0) == [Watch("h", 0, None)]
+    first = Frames(2, [])
+    assert session.caught_up(first) == [first], "versions start again from the new game's"
+    third = _marker(3)
+    assert session.deliver(third) == [third] and session.version == 3
+
+
+def test_a_catch_up_asked_before_another_hello_is_not_for_the_new_game() -> None:
+    session = _joined(seat=1, version=3)
+    (catch_up,) = session.deliver(_marker(6))
+    assert isinstance(catch_up, CatchUp) and session.concerns(catch_up)
+    session.receive(Hello(), 0.0)
+    assert not session.concerns(catch_up)
+    (spectating,) = session.receive(Join(game_id="g", role="spectator"), 0.0)
+    assert spectating == Watch("g", None, None)
+    assert session.concerns(spectating)
+
+
+def test_another_hello_keeps_the_connection_limits() -> None:
+    session = _joined()  # its hello and join took two frames of the burst
+    for _ in range(DEFAULT_LIMITS.frame_burst - 3):
+        session.receive(Ping(), 0.0)
+    leave, welcome = session.receive(Hello(), 0.0)
+    assert leave == Leave() and isinstance(welcome, Welcome) and welcome.seat is None
+    (refused,) = session.receive(Hello(), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.RATE_LIMITED
 
 
 def test_a_player_joins_only_the_game_of_its_token() -> None:

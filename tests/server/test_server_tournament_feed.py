@@ -16,9 +16,10 @@ from packplay.server.embedded_redis import EmbeddedRedis
 from packplay_clients import RandomBot, RestClient, Servers, TournamentFeed, play_tournament
 from packplay_clients.errors import ServerError
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.from_client import Follow, Join
+from packplay_protocol.from_client import Follow, Join, Ping
 from packplay_protocol.to_client import (
     Error,
+    Pong,
     TournamentRound,
     TournamentStandings,
     TournamentTable,
@@ -168,6 +169,35 @@ async def test_bots_play_a_whole_event_from_the_feed_alone(
     final = await runner.standings(tournament_id)
     assert standings[-1].final and standings[-1].lines == final.lines
     assert sum(1 for s in standings if s.final) == 1
+
+
+async def test_a_new_hello_stops_following_the_tournament(
+    pair: list[ServerProcess], runner: RestClient
+) -> None:
+    created, entries = await _event(runner, 2)
+    tournament_id = created.tournament.tournament_id
+    client = Client(pair[0].url)
+    await client.connect()
+    await client.send(Follow(tournament_id=tournament_id, secret=entries[0].secret))
+    assert isinstance(await client.recv(), TournamentTable)
+    await client.hello_again()
+    client.received.clear()
+    await runner.start_tournament(tournament_id, created.organizer_token)
+    # The same connection spectates a game now; the start's tables and standings, which
+    # a follower hears within a second or so, never reach it.
+    game = await runner.create_game("day_night", 2, seats=("a", "b"))
+    view = await client.join(game.game_id, role="spectator")
+    assert view.game_id == game.game_id
+    await asyncio.sleep(2.0)
+    await client.send(Ping(nonce="after"))
+    await client.until(lambda m: isinstance(m, Pong))
+    tournament = TournamentTable | TournamentRound | TournamentStandings
+    assert [m for m in client.received if isinstance(m, tournament)] == []
+    follower = TournamentFeed(pair[0].url, tournament_id, entries[0].secret)
+    await follower.open()
+    assert follower.table is not None and follower.table.status == "playing", "the start did happen"
+    await follower.aclose()
+    await client.close()
 
 
 async def test_follow_refusals_and_order(pair: list[ServerProcess], runner: RestClient) -> None:

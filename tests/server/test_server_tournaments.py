@@ -54,14 +54,25 @@ async def _seated(rest: RestClient, tournament_id: str, number: int) -> Pairings
             await asyncio.sleep(0.05)
 
 
-async def _play_all(urls: list[str], tournament_id: str, entries: list[Registration]) -> list[int]:
-    """Every entry played by a random bot, half of them starting on each server."""
+async def _play_all(
+    urls: list[str], tournament_id: str, entries: list[Registration], used: list[set[int]] | None = None
+) -> list[int]:
+    """Every entry played by a random bot, half of them starting on each server; ``used``
+    gets, per entry, the game connections it played on."""
     pools = [Servers(urls[i % 2 :] + urls[: i % 2]) for i in range(len(entries))]
+    connections: list[set[int]] = [set() for _ in entries] if used is None else used
+    connections.extend(set() for _ in range(len(entries) - len(connections)))
     try:
         async with asyncio.timeout(120):
             played = await asyncio.gather(
                 *(
-                    play_tournament(pool, tournament_id, entry.secret, RandomBot(i))
+                    play_tournament(
+                        pool,
+                        tournament_id,
+                        entry.secret,
+                        RandomBot(i),
+                        joined=lambda _, connection, i=i: connections[i].add(id(connection)),  # type: ignore[misc]
+                    )
                     for i, (pool, entry) in enumerate(zip(pools, entries, strict=True))
                 )
             )
@@ -183,7 +194,9 @@ async def test_a_round_robin_meets_every_pair_once(rest: RestClient, urls: list[
     tournament_id = created.tournament.tournament_id
     started = await rest.start_tournament(tournament_id, created.organizer_token)
     assert started.summary.rounds == 3
-    assert await _play_all(urls, tournament_id, entries) == [3, 3, 3, 3]
+    used: list[set[int]] = []
+    assert await _play_all(urls, tournament_id, entries, used) == [3, 3, 3, 3]
+    assert [len(connections) for connections in used] == [1, 1, 1, 1], "one game connection for every round"
     met = [
         frozenset(s.player_id for s in table.seats)
         for number in (1, 2, 3)

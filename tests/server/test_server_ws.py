@@ -54,15 +54,70 @@ async def test_a_client_of_the_retired_v1_is_answered_in_its_own_subprotocol(
 
 async def test_the_first_message_is_hello_and_answers_welcome(servers: list[ServerProcess]) -> None:
     client = Client(servers[1].url, Encoding.MSGPACK)
-    welcome = await client.connect()
-    assert welcome.protocol == "packplay.v2.msgpack" and welcome.seat is None
-    await client.send(Hello())
+    assert client.ws is None
+    client.ws = await websockets.connect(client.url, subprotocols=["packplay.v2.msgpack"])  # type: ignore[list-item]
+    await client.send(Join(game_id="g7Hk2pQx"))
     out_of_order = await client.recv()
+    await client.send(Hello())
+    welcome = await client.recv()
     await client.send(Ping(nonce="n1"))
     pong = await client.recv()
     assert isinstance(out_of_order, Error) and out_of_order.code is ErrorCode.OUT_OF_ORDER
+    assert isinstance(welcome, Welcome) and welcome.protocol == "packplay.v2.msgpack" and welcome.seat is None
     assert pong == Pong(nonce="n1")
     await client.close()
+
+
+async def test_one_connection_plays_game_after_game(servers: list[ServerProcess]) -> None:
+    """A new hello with the next game's token: nothing of the game before follows its welcome."""
+    seats = [Client(servers[0].url), Client(servers[1].url, Encoding.MSGPACK)]
+    played: list[str] = []
+    for round_ in range(3):
+        game_id, tokens = await open_game(servers[round_ % 2].url, "mishra_factory", 2)
+        for seat, (client, token) in enumerate(zip(seats, tokens, strict=True)):
+            if round_ == 0:
+                await client.connect(token)
+            else:
+                welcome = await client.hello_again(token)
+                assert (welcome.game_id, welcome.seat) == (game_id, seat)
+            client.received.clear()
+            view = await client.join(game_id)
+            assert view.game_id == game_id and view.seat == seat
+        await asyncio.gather(*(Bot(c, random.Random(round_ * 2 + i)).play() for i, c in enumerate(seats)))
+        for client in seats:
+            assert client.over is not None and client.over.game_id == game_id and not client.broken
+            assert {m.game_id for m in client.received if hasattr(m, "game_id")} == {game_id}
+        played.append(game_id)
+    assert len(set(played)) == 3
+    for client in seats:
+        await client.close()
+
+
+async def test_a_hello_mid_game_leaves_the_game_and_keeps_the_seat(servers: list[ServerProcess]) -> None:
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    seats = [Client(servers[0].url), Client(servers[1].url)]
+    for client, token in zip(seats, tokens, strict=True):
+        await client.connect(token)
+        await client.join(game_id)
+    await asyncio.gather(*(Bot(c, random.Random(i)).play(stop_after=1) for i, c in enumerate(seats)))
+    left = seats[0]
+    welcome = await left.hello_again()
+    assert welcome.seat is None and welcome.game_id is None
+    left.received.clear()
+    # The seat was not given up: its token joins again from another connection and plays on,
+    # and none of the game's moves reach the connection that left it.
+    other = seats[1]
+    back = Client(servers[1].url)
+    await back.connect(tokens[0])
+    view = await back.join(game_id)
+    assert view.seat == 0 and view.result is None
+    await asyncio.gather(*(Bot(c, random.Random(5 + i)).play() for i, c in enumerate((back, other))))
+    assert back.over is not None and other.over is not None and not back.broken
+    await left.send(Ping(nonce="after"))
+    assert await left.until(lambda m: isinstance(m, Pong)) == Pong(nonce="after")
+    assert left.received == [Pong(nonce="after")]
+    for client in (left, back, other):
+        await client.close()
 
 
 async def test_an_unknown_token_is_closed_with_4001(servers: list[ServerProcess]) -> None:

@@ -963,6 +963,11 @@ export interface Health {
 
 /**
  * The first message of a connection. `token` authenticates a seat; spectators omit it.
+ *
+ * Sent again once its `welcome` has come, it gives the connection another identity
+ * (the next game of a tournament, a bot's next table): the connection stops following
+ * the game or tournament it followed, the new `welcome` answers, and nothing about
+ * what was left comes after that `welcome`. Then `join` (or `follow`) as at the start.
  */
 export interface Hello {
   type: "hello";
@@ -982,7 +987,7 @@ export interface HouseSeat {
 }
 
 /**
- * Watch or play one game; a connection joins at most one game.
+ * Watch or play one game; a connection follows one game at a time (one per `hello`).
  *
  * As `player` the hello token must hold a seat of `game_id`. The server answers
  * with a `view`; when `from_version` is given (resuming after a reconnect), with

@@ -8,7 +8,9 @@ authorisation, the connection's rate limits (of frames and of resumes; a seat's 
 are limited in Redis, over all its connections), and which versions a client has seen, so that a client
 gets every version once and in order: each update patches the view of the version
 before it, so none may be skipped. An accepted action is acknowledged by the update
-it made; an ``accepted`` message is sent only when that update did not carry it.
+it made; an ``accepted`` message is sent only when that update did not carry it. A
+``hello`` sent again once welcomed starts the conversation over with another identity
+(the next game): what the connection followed stops, its limits carry on.
 """
 
 from __future__ import annotations
@@ -79,11 +81,14 @@ class Watch:
 
 @dataclass(frozen=True)
 class CatchUp:
-    """Send the events after ``since`` and the current view; answer with :meth:`Session.caught_up`."""
+    """Send the events after ``since`` and the current view; answer with :meth:`Session.caught_up`
+    (unless :meth:`Session.concerns` says the connection has moved on to another hello)."""
 
     game_id: str
     audience: Audience
     since: int
+    epoch: int = 0
+    """The hello it was asked under (a catch-up can run beside the reader)."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,11 @@ class FollowTournament:
 
 
 @dataclass(frozen=True)
+class Leave:
+    """Stop following the game or tournament followed so far (a new hello takes over)."""
+
+
+@dataclass(frozen=True)
 class Close:
     """Close the connection (after sending what precedes this)."""
 
@@ -113,7 +123,9 @@ class Close:
     reason: str
 
 
-Effect = Authenticate | Watch | CatchUp | Submit | FollowTournament | Close
+Request = Authenticate | Watch | CatchUp | Submit | FollowTournament | Leave
+"""What the shell carries out and answers (the session waits for it, or hears of it later)."""
+Effect = Request | Close
 Outgoing = ServerMessage | Frames | Effect
 
 
@@ -131,6 +143,7 @@ class Session:
         "_resent",
         "_resumes",
         "audience",
+        "epoch",
         "game_id",
         "limits",
         "negotiated",
@@ -145,6 +158,8 @@ class Session:
         self.limits = limits
         self.server = server
         self.phase = Phase.GREETING
+        self.epoch = 0
+        """How many hellos came before the last one: the requests of an earlier one are stale."""
         self.game_id: str | None = None
         self.seat: int | None = None
         """The seat the hello token holds (None: spectator)."""
@@ -215,17 +230,35 @@ class Session:
         return out
 
     def _hello(self, hello: Hello) -> list[Outgoing]:
-        if self.phase is not Phase.GREETING:
-            return [_out_of_order("hello is the first message, sent once")]
+        out: list[Outgoing] = []
+        if self.phase in (Phase.READY, Phase.JOINED, Phase.FOLLOWING):
+            # Another identity on the same connection (the next game of a tournament, a
+            # bot's next table): what it followed stops, then it starts over as new.
+            out.append(Leave())
+            self._start_over()
+        elif self.phase is not Phase.GREETING:
+            return [_out_of_order("hello waits for the answer to the one before")]
         if hello.token is None:
             self.phase = Phase.READY
-            return [self._welcome()]
+            return [*out, self._welcome()]
         self.phase = Phase.AUTHENTICATING
-        return [Authenticate(hello.token)]
+        return [*out, Authenticate(hello.token)]
+
+    def _start_over(self) -> None:
+        """Forget the game of the last hello; the connection's limits carry on."""
+        self.epoch += 1
+        self.phase = Phase.GREETING
+        self.game_id = self.seat = self.audience = None
+        self.version = -1
+        self._held = []
+        self._acked = None
+        self._awaiting = {}
+        self._resent = set()
+        self._catching_up = False
 
     def _join(self, join: Join) -> list[Outgoing]:
         if self.phase is not Phase.READY:
-            return [_out_of_order("join follows hello, once per connection")]
+            return [_out_of_order("join follows hello, once per hello")]
         if join.role == "player" and (self.seat is None or join.game_id != self.game_id):
             return [Error(code=ErrorCode.UNAUTHORIZED, message="the hello token holds no seat in this game")]
         self.phase = Phase.JOINING
@@ -235,7 +268,7 @@ class Session:
 
     def _follow(self, follow: Follow) -> list[Outgoing]:
         if self.phase is not Phase.READY:
-            return [_out_of_order("follow follows hello, once per connection, instead of join")]
+            return [_out_of_order("follow follows hello, once per hello, instead of join")]
         self.phase = Phase.FOLLOWING
         return [FollowTournament(follow.tournament_id, follow.secret, follow.watch)]
 
@@ -255,9 +288,14 @@ class Session:
             detail = f"too many resumes: at most {self.limits.resumes_per_minute:g} a minute"
             return [Error(code=ErrorCode.RATE_LIMITED, message=detail)]
         self._catching_up = True
-        return [CatchUp(self.game_id, self.audience, resume.from_version)]
+        return [CatchUp(self.game_id, self.audience, resume.from_version, self.epoch)]
 
     # results of the effects
+
+    def concerns(self, request: Request) -> bool:
+        """Whether the answer to ``request`` is still for this connection: a catch-up asked
+        for under an earlier hello is about a game it no longer follows."""
+        return not isinstance(request, CatchUp) or request.epoch == self.epoch
 
     def authenticated(self, held: tuple[str, int] | None) -> list[Outgoing]:
         """The seat the hello token holds, or None when it holds none."""
@@ -333,7 +371,7 @@ class Session:
         if version > self.version + 1 and self.game_id is not None:
             self._catching_up = True
             self._held.append(frames)
-            return [CatchUp(self.game_id, self.audience, self.version)]
+            return [CatchUp(self.game_id, self.audience, self.version, self.epoch)]
         self.version = version
         if frames.action_id is not None:
             self._acked = (version, frames.action_id)
@@ -353,7 +391,7 @@ class Session:
         if self.phase is not Phase.JOINED or self.game_id is None or self._catching_up:
             return []
         self._catching_up = True
-        return [CatchUp(self.game_id, self.audience, self.version)]
+        return [CatchUp(self.game_id, self.audience, self.version, self.epoch)]
 
     def _welcome(self) -> Welcome:
         return Welcome(

@@ -28,10 +28,11 @@ from packplay.server.session import (
     Authenticate,
     CatchUp,
     Close,
-    Effect,
     FollowTournament,
+    Leave,
     Outgoing,
     Phase,
+    Request,
     Session,
     Submit,
     Watch,
@@ -210,7 +211,7 @@ class Connection:
     def _follow(self, outgoing: list[Outgoing]) -> None:
         """Send what the session says at once; a request it makes runs as a task of its own."""
         for index, out in enumerate(outgoing):
-            if isinstance(out, Authenticate | Watch | CatchUp | Submit | FollowTournament):
+            if isinstance(out, Request):
                 asyncio.create_task(self._carry_out(outgoing[index:]))
                 return
             self._out(out)
@@ -229,9 +230,7 @@ class Connection:
         finally:
             if self._deadline is not None:
                 self._deadline.cancel()
-            await self._unwatch()
-            if self.following is not None:
-                self.runtime.feeds.unfollow(self, self.following)
+            await self._leave()
             self.runtime.connections.discard(self)
             self.runtime.metrics.connections.dec()
             self._stopped.set_result(None)
@@ -274,10 +273,11 @@ class Connection:
         for out in outgoing:
             if self.closing is not None:
                 return
-            if isinstance(out, Authenticate | Watch | CatchUp | Submit | FollowTournament):
+            if isinstance(out, Request):
                 self._busy += 1
                 try:
-                    await self._carry_out(await self._effect(out))
+                    answer = await self._effect(out)
+                    await self._carry_out(answer if self.session.concerns(out) else [])
                 finally:
                     self._busy -= 1
                     if self._draining is not None and not self._busy:
@@ -390,7 +390,7 @@ class Connection:
             self._gave_up = True
             self._task.cancel()
 
-    async def _effect(self, effect: Effect) -> list[Outgoing]:
+    async def _effect(self, effect: Request) -> list[Outgoing]:
         try:
             return await self._request(effect)
         except ServiceError as error:
@@ -406,7 +406,7 @@ class Connection:
                 Close(CloseCode.INTERNAL_ERROR, "internal error"),
             ]
 
-    def _unavailable(self, effect: Effect) -> list[Outgoing]:
+    def _unavailable(self, effect: Request) -> list[Outgoing]:
         """Storage did not answer: the client may retry; its seat is kept."""
         message = "storage unavailable; retry shortly"
         if isinstance(effect, Submit):
@@ -420,8 +420,11 @@ class Connection:
             ]
         return self.session.failed(ErrorCode.UNAVAILABLE, message)
 
-    async def _request(self, effect: Effect) -> list[Outgoing]:
+    async def _request(self, effect: Request) -> list[Outgoing]:
         service = self.runtime.service
+        if isinstance(effect, Leave):
+            await self._leave()
+            return []
         if isinstance(effect, Authenticate):
             return self.session.authenticated(await service.seat_of(effect.token))
         if isinstance(effect, Submit):
@@ -450,6 +453,13 @@ class Connection:
         finally:
             self.runtime.metrics.watched_games.set(self.runtime.service.tables.watched)
         return self.session.caught_up(frames)
+
+    async def _leave(self) -> None:
+        """Stop following the game or the tournament of the last hello."""
+        await self._unwatch()
+        if self.following is not None:
+            self.runtime.feeds.unfollow(self, self.following)
+            self.following = None
 
     async def _unwatch(self) -> None:
         if self.watching is not None:
