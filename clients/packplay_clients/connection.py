@@ -2,7 +2,8 @@
 
 :func:`connect` opens the socket and exchanges ``hello``/``welcome``;
 :meth:`GameConnection.join` follows a game; :meth:`GameConnection.act` plays an
-action and returns the server's answer. One reader task decodes every frame, keeps
+action and returns the server's answer; :meth:`GameConnection.switch` takes the
+next game's seat on the same connection. One reader task decodes every frame, keeps
 the last view and version, and puts each message on a stream
 (:meth:`GameConnection.messages`).
 
@@ -40,6 +41,7 @@ from packplay_protocol.to_client import (
     Error,
     Events,
     GameOver,
+    Pong,
     Rejected,
     ServerMessage,
     Update,
@@ -150,6 +152,8 @@ class GameConnection:
         self._resuming = False
         self._rejoining = False
         self._awaiting_welcome = False
+        self._switching = False
+        """A new hello is under way: until its welcome, what arrives is about the game left."""
         self._prefix = action_prefix if action_prefix is not None else secrets.token_hex(4)
         self._ids = itertools.count(1)
         self._last_sent = time.monotonic()
@@ -191,6 +195,28 @@ class GameConnection:
             self.game_id = self.role = None
             raise
         return view
+
+    async def switch(self, token: str | None = None) -> Welcome:
+        """Take another seat (``token``; none to spectate) on this open connection, as a
+        player going from one game to the next does; then :meth:`join` its game.
+
+        The server stops sending the game followed so far. What it sent of that game
+        before the new ``welcome`` is dropped (an update answering an action still
+        answers it), and the view, version and ``game_over`` start over.
+
+        Raises:
+            ServerError: the server refused the hello (a fatal ``unauthorized`` closes
+                the connection).
+            ConnectionLost: the connection closed for good first.
+        """
+        self._raise_if_failed()
+        self.token = token
+        self._switching = True
+        try:
+            welcome: Welcome = await self._ask(Hello(client=self.client, token=token), Welcome)
+        finally:
+            self._switching = False
+        return welcome
 
     async def act(self, action: Any, *, version: int | None = None, action_id: str | None = None) -> Answer:
         """Play ``action`` (decided on ``version``, by default the last one seen); the answer.
@@ -368,6 +394,11 @@ class GameConnection:
         return True
 
     async def _receive(self, message: ServerMessage, plain: Any = None) -> None:
+        if self._switching and not isinstance(message, Welcome | Error | Pong | Accepted | Rejected):
+            # About the game left: only an acknowledgement it carries still matters.
+            if isinstance(message, Update) and message.action_id is not None:
+                self._on_answer(Accepted(action_id=message.action_id, version=message.version))
+            return
         keep = True
         if isinstance(message, Welcome):
             await self._on_welcome(message)
@@ -394,6 +425,9 @@ class GameConnection:
     async def _on_welcome(self, welcome: Welcome) -> None:
         self.welcome = welcome
         self._awaiting_welcome = False
+        if self._switching:
+            self._switching = False
+            self._start_over()
         if not self._rejoining:
             return
         if self.game_id is None or self.role is None:
@@ -403,6 +437,18 @@ class GameConnection:
         await self._send(Join(game_id=self.game_id, role=self.role, from_version=since))
         for act, _ in list(self._answers.values()):
             await self._send(act)
+
+    def _start_over(self) -> None:
+        """Forget the game left (a new hello was welcomed)."""
+        self.view = self.document = self.game_over = None
+        self.game_id = self.role = None
+        self.version = -1
+        self._resuming = False
+        left = ConnectionLost(1000, "the connection left the game before this action was answered")
+        for _, future in self._answers.values():
+            if not future.done():
+                future.set_exception(left)
+        self._answers.clear()
 
     def _on_view(self, view: ViewMessage, plain: Any) -> None:
         if self.view is None or view.version >= self.view.version:

@@ -380,6 +380,7 @@ async def play_tournament(
         await asyncio.sleep(poll)
         return await pool.call(lambda rest: rest.my_table(tournament_id, secret))
 
+    games = _GameSocket(pool, encoding)
     try:
         table = await pool.call(lambda rest: rest.my_table(tournament_id, secret)) if feed is None else None
         while True:
@@ -390,12 +391,13 @@ async def play_tournament(
             if _next_step(table, played) and table.game_id and table.token:
                 if seated is not None:
                     seated(table)
-                over = await _play_table(pool, table, bot, idle_timeout, encoding, think, observe, joined)
+                over = await _play_table(games, table, bot, idle_timeout, think, observe, joined)
                 played[table.game_id] = over
                 if finished is not None:
                     finished(table, over)
             table = None
     finally:
+        await games.close()
         if feed is not None:
             await feed.aclose()
         if pool is not servers:
@@ -435,32 +437,66 @@ def _my_table(table: TournamentTable) -> MyTable:
     return MyTable(**msgspec.structs.asdict(table))
 
 
+class _GameSocket:
+    """The player's game connection, kept from one table to the next (a new hello each game)."""
+
+    def __init__(self, pool: Servers, encoding: Encoding | str) -> None:
+        self.pool = pool
+        self.encoding = encoding
+        self.connection: GameConnection | None = None
+
+    async def seat(self, token: str) -> GameConnection:
+        """The connection, holding ``token``'s seat.
+
+        Raises:
+            ConnectionLost: no server could be reached.
+            ServerError: the server refused the token.
+        """
+        kept = self.connection
+        if kept is not None and not kept.closed:
+            try:
+                await kept.switch(token)
+                return kept
+            except ConnectionLost:
+                await self.close()
+        self.connection = await connect(self.pool.url, token, self.encoding, connector=self.pool.connector)
+        return self.connection
+
+    async def close(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+            self.connection = None
+
+
 async def _play_table(
-    pool: Servers,
+    games: _GameSocket,
     table: MyTable,
     bot: Bot,
     idle_timeout: float | None,
-    encoding: Encoding | str,
     think: Callable[[], float] | None,
     observe: Observer | None,
     joined: JoinObserver | None,
 ) -> GameOver:
     """Play one table's game to its end, rejoining on another server if the connection is lost."""
+    assert table.token is not None and table.game_id is not None
     for attempt in itertools.count(1):
         try:
-            connection = await connect(pool.url, table.token, encoding, connector=pool.connector)
+            connection = await games.seat(table.token)
         except ConnectionLost:
             if attempt >= PASSES:
                 raise
-            await pool.move_on()
+            await games.pool.move_on()
             continue
-        async with connection:
-            try:
-                await connection.join(table.game_id)
-                if joined is not None:
-                    joined(table, connection)
-                return await play(connection, bot, idle_timeout=idle_timeout, think=think, observe=observe)
-            except ConnectionLost:
-                if attempt >= PASSES:
-                    raise
+        try:
+            await connection.join(table.game_id)
+            if joined is not None:
+                joined(table, connection)
+            return await play(connection, bot, idle_timeout=idle_timeout, think=think, observe=observe)
+        except ConnectionLost:
+            await games.close()
+            if attempt >= PASSES:
+                raise
+        except BaseException:
+            await games.close()
+            raise
     raise AssertionError("unreachable")

@@ -5,11 +5,19 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from clients_tables import Connections, chain_breaks, collect, fetch_replay, open_table, play_all
+from clients_tables import (
+    IDLE_TIMEOUT,
+    Connections,
+    chain_breaks,
+    collect,
+    fetch_replay,
+    open_table,
+    play_all,
+)
 from support_servers import ServerProcess as Server
 
 from packplay.games.audit import verify
-from packplay_clients import FirstBot, RandomBot, pending
+from packplay_clients import FirstBot, RandomBot, pending, play
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.to_client import GameOver, Rejected, Update, ViewMessage
 
@@ -70,3 +78,27 @@ async def test_first_bots_replay_the_same_seeded_game(server: Server, connection
         await play_all(table, [FirstBot(), FirstBot()])
         logs.append([(e.seat, e.action) for e in (await fetch_replay(server.url, game_id)).log])
     assert logs[0] == logs[1] and len(logs[0]) > 10
+
+
+async def test_one_connection_per_seat_plays_one_game_after_another(
+    server: Server, connections: Connections
+) -> None:
+    seats = [await connections.connect(server.url, encoding=encoding) for encoding in ("json", "msgpack")]
+    for round_, (game, seed) in enumerate([("day_night", 1), ("base_race", 2), ("day_night", 3)]):
+        game_id, tokens = await open_table(server.url, game, 2)
+        for seat, (connection, token) in enumerate(zip(seats, tokens, strict=True)):
+            welcome = await connection.switch(token)
+            assert (welcome.game_id, welcome.seat) == (game_id, seat)
+            assert connection.view is None and connection.version == -1 and connection.game_over is None
+            view = await connection.join()
+            assert view.game_id == game_id and view.seat == seat
+        games = [play(c, RandomBot(seed + i), idle_timeout=IDLE_TIMEOUT) for i, c in enumerate(seats)]
+        overs = await asyncio.gather(*games)
+        replay = await fetch_replay(server.url, game_id)
+        assert {over.game_id for over in overs} == {game_id}, round_
+        assert {over.result for over in overs} == {replay.result}
+        for connection in seats:
+            assert connection.version == len(replay.log) and connection.gaps == 0
+            assert connection.view is not None and connection.view.game_id == game_id
+            # The view kept from updates is the server's whole view at the end.
+            assert (await connection.refresh()).view == connection.view.view

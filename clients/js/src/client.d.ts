@@ -112,6 +112,16 @@ export class PackplayClient {
   whenOver(): Promise<GameOver>;
   next<K extends keyof ClientEvents>(name: K): Promise<ClientEvents[K]>;
 
+  /**
+   * Take another seat (or spectate another game) on the open connection: `hello` with
+   * `token`, then `join`; the new game's whole view. What still arrives of the game left
+   * before the new `welcome` is dropped; the view and `gameOver` start over.
+   */
+  switchGame(options?: {
+    token?: string | null;
+    gameId?: string | null;
+    role?: "player" | "spectator";
+  }): Promise<ViewMessage>;
   connect(url: string, options?: { encoding?: Encoding; token?: string | null }): Promise<Welcome>;
   join(gameId: string, options?: { role?: "player" | "spectator"; fromVersion?: number | null }): void;
   act(action: Action, options?: { actionId?: string; version?: number }): string;

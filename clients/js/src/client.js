@@ -66,6 +66,8 @@ import { applyPatch, PatchError } from "./patch.js";
  * @typedef {string} EventName
  */
 
+/** Messages about a game, dropped between a new `hello` and its `welcome` (the game left). */
+const ABOUT_THE_GAME = new Set(["view", "update", "events", "game_over"]);
 /** Rejections after which the same action is sent again, with the same id. */
 const RETRY_REASONS = new Set(["rate_limited", "unavailable"]);
 const SOCKET_OPEN = 1;
@@ -145,6 +147,8 @@ export class PackplayClient {
     this.reconnection = null;
     /** @type {WebSocket | null} the socket on which the last whole view came (the connection joined) */
     this.viewSocket = null;
+    /** true from a new `hello` on the open socket ({@link switchGame}) to its `welcome` */
+    this.switching = false;
   }
 
   /** Whether the socket is open. */
@@ -259,6 +263,38 @@ export class PackplayClient {
     if (target.gameId === null) throw new Error("no game to join: pass gameId, or a player token");
     const viewed = this.next("view");
     this.join(target.gameId, { role: target.role, fromVersion: this.version });
+    return viewed;
+  }
+
+  /**
+   * Take another seat (or spectate another game) on the open connection, as a player
+   * going from one game to the next does: `hello` with `token`, then `join`; resolves
+   * with the new game's whole view. The server stops sending the game held: what still
+   * arrives of it before the new `welcome` is dropped (an update answering an action
+   * still answers it), and the view, `gameOver` and the decision under way start over.
+   * A reconnect of {@link open} then goes to the new game. `gameId` defaults to the game
+   * of the token's seat. Rejects when the server answers with an `error` or the socket
+   * closes first.
+   *
+   * @param {{token?: string | null, gameId?: string | null, role?: "player" | "spectator"}} [options]
+   * @returns {Promise<Message>}
+   */
+  async switchGame({ token = null, gameId = null, role = "player" } = {}) {
+    if (!this.connected) throw new Error("not connected");
+    const welcomed = this.next("welcome");
+    this.switching = true;
+    let welcome;
+    try {
+      this.send({ type: "hello", client: this.client, token });
+      welcome = await welcomed;
+    } finally {
+      this.switching = false;
+    }
+    gameId ??= welcome.game_id;
+    if (gameId === null) throw new Error("no game to join: pass gameId, or a player token");
+    if (this.target !== null) Object.assign(this.target, { token, gameId, role });
+    const viewed = this.next("view");
+    this.join(gameId, { role });
     return viewed;
   }
 
@@ -389,7 +425,8 @@ export class PackplayClient {
    * whenever it changes (the game to join is named there as soon as it exists); without
    * one, or with `watch`, the current round's `tournament_round` and the
    * `tournament_standings`, now and whenever they change. They are emitted under their
-   * type. A connection that follows may not join a game: open one per game.
+   * type. A connection that follows may not join a game: to play, open another one (or
+   * leave the tournament with {@link switchGame}).
    *
    * @param {string} tournamentId
    * @param {{secret?: string | null, watch?: boolean}} [options]
@@ -478,6 +515,13 @@ export class PackplayClient {
       return;
     }
     const message = decoded.message;
+    if (this.switching && ABOUT_THE_GAME.has(message.type)) {
+      // About the game left: only an acknowledgement it carries still matters.
+      if (message.type === "update" && message.action_id !== null) {
+        this.answered({ type: "accepted", action_id: message.action_id, version: message.version });
+      }
+      return;
+    }
     const emits = this.track(message);
     this.emit("message", message);
     for (const [name, payload] of emits) this.emit(name, payload);
@@ -576,6 +620,7 @@ export class PackplayClient {
   track(message) {
     switch (message.type) {
       case "welcome":
+        if (this.switching) this.startOver();
         this.welcome = message;
         this.startPinging(message.limits?.ping_interval_seconds);
         break;
@@ -595,6 +640,18 @@ export class PackplayClient {
         break;
     }
     return [[message.type, message]];
+  }
+
+  /** Forget the game left for a new `hello` (its welcome came). */
+  startOver() {
+    this.switching = false;
+    this.view = this.gameOver = this.decision = this.declined = this.viewSocket = null;
+    this.behind = false;
+    const waiting = [...this.waiting.entries()];
+    this.waiting.clear();
+    for (const [actionId, { reject }] of waiting) {
+      reject(Object.assign(new Error(`left the game before action ${actionId} was answered`), { actionId }));
+    }
   }
 
   /** A whole view replaces the one held, unless it is older (of the same game). */

@@ -162,6 +162,45 @@ describe("onDecision", () => {
   });
 });
 
+describe("switchGame", () => {
+  test("two seats play game after game on the connections they opened first", async () => {
+    const seats = [0, 1].map(() => seatClient());
+    const heard = seats.map(() => []);
+    seats.forEach(({ client }, i) => client.on("message", (m) => heard[i].push(m)));
+    const played = [];
+    for (const [round, game] of ["day_night", "base_race", "day_night"].entries()) {
+      const created = await rest.createGame({ game, players: 2, seed: 20 + round, seats: ["Ada", "Grace"] });
+      heard.forEach((messages) => messages.splice(0));
+      await Promise.all(
+        seats.map(async ({ client }, i) => {
+          const token = created.grants[i].token;
+          const view =
+            round === 0 ? await client.open(server.wsUrl, { token }) : await client.switchGame({ token });
+          assert.equal(view.game_id, created.game_id);
+          assert.equal(view.seat, i);
+          const random = seeded(30 + round * 2 + i);
+          client.onDecision((v) => randomAction(v, random));
+          const over = await within(client.whenOver(), "the end of the game", 30_000);
+          assert.equal(over.game_id, created.game_id);
+        }),
+      );
+      for (const [i, { client }] of seats.entries()) {
+        const ids = new Set(heard[i].filter((m) => m.game_id !== undefined).map((m) => m.game_id));
+        assert.deepEqual([...ids], [created.game_id], `seat ${i}, game ${round}: nothing of another game`);
+        const snapshot = await rest.getGame(created.game_id, { token: created.grants[i].token });
+        assert.deepEqual(client.view.view, snapshot.state.view, `seat ${i}: the view kept is the server's`);
+      }
+      played.push(created.game_id);
+    }
+    assert.equal(new Set(played).size, 3);
+    for (const [i, { tally }] of seats.entries()) {
+      assert.deepEqual(tally.refused, [], `seat ${i}`);
+      assert.equal(tally.reconnected, 0, `seat ${i}: one connection all along`);
+    }
+    for (const { client } of seats) client.close();
+  });
+});
+
 describe("open(): reconnect and resume", () => {
   test("a connection dropped with an action in flight comes back, and the action counts once", async () => {
     const game = await rest.createGame({ game: "wedding_planner", players: 2, seed: 8, seats: ["Ada", "Grace"] });
