@@ -12,15 +12,17 @@ loopback (the tests' own, ``tests/redis_topologies.py``), ``--redis-url`` on a R
 of your own (a ``redis+cluster://`` URL included). Those runs measure Packplay alone.
 
 Closed loop: N concurrent Day vs Night games, both seats connected, one move in flight
-per game; a move counts when both seats have their update; games that end are
-replaced. The driver is one Node process ('load/bench_moves.mjs', on the 'ws'
-package and the JavaScript SDK's helpers). The server is pinned to one core with its
-Redis, the driver to the other ('taskset'); the relay ('load/relay.py') runs under
-the same uvicorn settings as the server. Printed per system and N: moves/s, p50/p99
-move-to-every-seat latency, server and Redis CPU per move, Redis round trips and bytes
-per move, frames and bytes per move to each seat, failed actions and dropped
-connections; then server RSS per idle connection, and Redis memory per active and
-per finished game. Compare figures as ratios within one run: absolute figures drift.
+per game; a move counts when both seats have their update; games that end are replaced,
+on the same two connections (the seats say hello again with the next game's tokens, as a
+player going from game to game does; '--fresh-connections' also runs Packplay with two
+new connections per game). The driver is one Node process ('load/bench_moves.mjs', on
+the 'ws' package and the JavaScript SDK's helpers). The server is pinned to one core
+with its Redis, the driver to the other ('taskset'); the relay ('load/relay.py') runs
+under the same uvicorn settings as the server. Printed per system and N: moves/s,
+p50/p99 move-to-every-seat latency, server and Redis CPU per move, Redis round trips and
+bytes per move, frames and bytes per move to each seat, failed actions and dropped
+connections; then server RSS per idle connection, and Redis memory per active and per
+finished game. Compare figures as ratios within one run: absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
@@ -76,6 +78,8 @@ class System:
     env: dict[str, str] = field(default_factory=dict)
     encoding: str = "json"
     """What the driver's seats speak (the relay echoes small JSON frames either way)."""
+    fresh: bool = False
+    """Two new connections per game, instead of a new hello on the two kept."""
 
 
 @dataclass
@@ -205,6 +209,8 @@ def drive(
     ]  # fmt: skip
     if idle:
         command.append("--idle")
+    if system.fresh:
+        command.append("--fresh-connections")
     driver = subprocess.Popen(
         taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
     )
@@ -256,7 +262,7 @@ def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     return {status: sum(v) / len(v) for status, v in by_status.items() if v}
 
 
-def systems(baseline: Path | None, encodings: list[str]) -> list[System]:
+def systems(baseline: Path | None, encodings: list[str], fresh: bool = False) -> list[System]:
     python = sys.executable
     serve = ["serve", "--port", "{port}"]
     packplay = [python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
@@ -264,6 +270,8 @@ def systems(baseline: Path | None, encodings: list[str]) -> list[System]:
     for encoding in encodings:
         name = "packplay" if encoding == "json" else f"packplay {encoding}"
         found.append(System(name, packplay, "packplay", encoding=encoding))
+    if fresh:
+        found.append(System("packplay fresh", packplay, "packplay", fresh=True))
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
@@ -282,7 +290,10 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     )  # fmt: skip
     setup = drive_.phases["warmup"].minus(drive_.phases["setup"])
     setup_cpu = setup.server_cpu / games
-    in_game_cpu = play.server_cpu - result.get("setups", 0) * setup_cpu
+    replace_cpu = setup_cpu
+    if "replaced" in drive_.phases:
+        replace_cpu = drive_.phases["replaced"].minus(drive_.phases["replace"]).server_cpu / games
+    in_game_cpu = play.server_cpu - result.get("setups", 0) * replace_cpu
     head = (
         f"{name:16} {games:>5} games: {result['movesPerSecond']:8.0f} moves/s,"
         f" p50 {result['p50']:6.2f} ms, p99 {result['p99']:7.2f} ms"
@@ -296,8 +307,13 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     ]
     if name != "relay":
         replaced = result.get("setups", 0)
+        kept = (
+            f" {replace_cpu * 1e3:.2f} ms on the connections kept (create, hello, join);"
+            if "replaced" in drive_.phases
+            else ""
+        )
         lines.append(
-            f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game (create, seats, 2 connections);"
+            f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game with 2 new connections;{kept}"
             f" {replaced} games replaced while measuring, their set-up left out of the move figures"
         )
     if "redis_memory" in result:
@@ -318,7 +334,7 @@ def main(options: argparse.Namespace) -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
     print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
     scaled = options.processes > 1 or options.redis != "single" or options.redis_url
-    everything = systems(options.baseline, options.encoding)
+    everything = systems(options.baseline, options.encoding, options.fresh_connections)
     # Scale-out runs measure today's Packplay alone.
     chosen = [s for s in everything if s.target == "packplay" and s.protocol == 2] if scaled else everything
     if scaled:
@@ -413,4 +429,10 @@ if __name__ == "__main__":
         help="one private Redis, or a private cluster of 3 masters and 3 replicas on loopback",
     )
     parser.add_argument("--redis-url", help="a Redis of your own instead (a redis+cluster URL included)")
+    parser.add_argument(
+        "--fresh-connections",
+        action="store_true",
+        help="also run Packplay with two new connections per game (by default a game's seats say hello"
+        " again on the connections of the game they finished)",
+    )
     main(parser.parse_args())

@@ -8,6 +8,10 @@
 //   node load/bench_moves.mjs --target packplay --url http://127.0.0.1:8000 --games 50 --seconds 10
 //   node load/bench_moves.mjs --target relay --url ws://127.0.0.1:8100/ws --games 50 --seconds 10
 //
+// A game that ends is replaced on the same two connections (a new hello with the next
+// game's tokens), as a player who plays game after game does; --fresh-connections opens
+// two new ones per game instead.
+//
 // With --coordinated the driver prints "@phase <name>" on stdout at each phase boundary
 // and waits for one line on stdin before going on (load/bench_hot_path.py reads the
 // server's counters there). The last line printed is the result, as JSON.
@@ -31,6 +35,7 @@ const { values: options } = parseArgs({
     game: { type: "string", default: "day_night" },
     concurrency: { type: "string", default: "64" },
     idle: { type: "boolean", default: false },
+    "fresh-connections": { type: "boolean", default: false },
     coordinated: { type: "boolean", default: false },
     protocol: { type: "string", default: "2" },
   },
@@ -42,6 +47,8 @@ const GAMES = Number(options.games);
 const SECONDS = Number(options.seconds);
 const ENCODING = options.encoding;
 const SETUP_CONCURRENCY = Number(options.concurrency);
+// Protocol 1 allows one hello per connection: every game opens its own.
+const REUSE = !options["fresh-connections"] && options.protocol !== "1";
 // Several servers (comma-separated URLs): REST calls take turns, and seat i of a game
 // connects to server i (mod the count), so every move crosses processes.
 const URLS = options.url.split(",");
@@ -158,6 +165,18 @@ class Seat {
     this.waiting = null;
   }
 
+  /** Say hello again on the open socket, for the next table's seat; resolves with its view. */
+  reuse(table, token) {
+    this.table = table;
+    this.token = token;
+    this.view = null;
+    this.version = -1;
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+      this.send({ type: "hello", token });
+    });
+  }
+
   open() {
     return new Promise((resolve, reject) => {
       const url = URLS[this.seat % URLS.length].replace(/^http/, "ws") + `${PREFIX}/ws`;
@@ -183,6 +202,8 @@ class Seat {
 
   received(data) {
     const message = decodeFrame(data);
+    // What is still on its way about the game this socket played before is not for this table.
+    if (message.game_id !== undefined && message.game_id !== this.table.gameId) return;
     if (measuring && (message.type === "update" || (this.version >= 0 && message.type !== "accepted"))) {
       stats.framesIn += 1;
       stats.bytesIn += data.length;
@@ -238,7 +259,7 @@ class PackplayTable {
     this.done = null;
   }
 
-  async open() {
+  async open(previous = null) {
     const began = performance.now();
     let grants;
     if (options.protocol === "1") {
@@ -254,8 +275,13 @@ class PackplayTable {
       this.gameId = created.game_id;
       grants = created.grants;
     }
-    this.seats = grants.map((grant) => new Seat(this, grant.seat, grant.token));
-    await Promise.all(this.seats.map((seat) => seat.open()));
+    if (previous === null) {
+      this.seats = grants.map((grant) => new Seat(this, grant.seat, grant.token));
+      await Promise.all(this.seats.map((seat) => seat.open()));
+    } else {
+      this.seats = previous;
+      await Promise.all(grants.map((grant) => previous[grant.seat].reuse(this, grant.token)));
+    }
     this.expected = this.seats[0].version;
     if (measuring) {
       stats.setups += 1;
@@ -301,7 +327,7 @@ class PackplayTable {
 
   finish() {
     this.closing = true;
-    for (const seat of this.seats) seat.close();
+    if (!REUSE) for (const seat of this.seats) seat.close();
     this.done?.();
   }
 }
@@ -324,9 +350,9 @@ async function openRelay(index) {
   return table;
 }
 
-async function openPackplay() {
+async function openPackplay(index, previous = null) {
   const table = new PackplayTable();
-  await table.open();
+  await table.open(previous);
   table.done = () => {
     if (!stopping) replace(table);
   };
@@ -337,7 +363,7 @@ const live = new Set();
 
 function replace(old) {
   live.delete(old);
-  openPackplay()
+  openPackplay(0, REUSE ? old.seats : null)
     .then((table) => {
       live.add(table);
       table.move();
@@ -390,6 +416,16 @@ async function main() {
   const cpu = process.cpuUsage(cpuBefore);
   await phase("end");
   stopping = true;
+  if (REUSE && !relay) {
+    // What replacing a game costs on the connections kept: every table, stopped where it
+    // is, gets a new game (create, then hello and join on each seat's socket).
+    await new Promise((resolve) => setTimeout(resolve, 300)); // moves in flight settle
+    await phase("replace");
+    const replaced = await inBatches(live.size, (index) => openPackplay(index, [...live][index].seats));
+    await phase("replaced");
+    live.clear();
+    for (const table of replaced) live.add(table);
+  }
   for (const table of live) {
     table.closing = true;
     for (const seat of table.seats) seat.close?.();
@@ -408,6 +444,7 @@ async function main() {
     bytesPerMovePerSeat: stats.bytesIn / Math.max(1, stats.moves) / 2,
     setups: stats.setups,
     setupSeconds,
+    reusedConnections: REUSE,
     initialSetupMoves: setupMoves,
     failed: stats.failed,
     failures: stats.failures,
