@@ -20,9 +20,10 @@ the 'ws' package and the JavaScript SDK's helpers). The server is pinned to one 
 with its Redis, the driver to the other ('taskset'); the relay ('load/relay.py') runs
 under the same uvicorn settings as the server. Printed per system and N: moves/s,
 p50/p99 move-to-every-seat latency, server and Redis CPU per move, Redis round trips and
-bytes per move, frames and bytes per move to each seat, failed actions and dropped
-connections; then server RSS per idle connection, and Redis memory per active and per
-finished game. Compare figures as ratios within one run: absolute figures drift.
+bytes per move, frames and bytes per move to each seat (and the median size of an update
+frame), failed actions and dropped connections; then server RSS per idle connection, and
+Redis memory per active and per finished game. Compare figures as ratios within one run:
+absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
@@ -300,6 +301,8 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     )
     frames, sent = result["framesPerMovePerSeat"], result["bytesPerMovePerSeat"]
     seats = f"to each seat {frames:.2f} frames, {sent:6.0f} B/move"
+    if result.get("updateBytesP50") is not None:
+        seats += f" (an update's median {result['updateBytesP50']} B)"
     health = f"failed {result['failed']}, dropped {result['dropped']}"
     lines = [
         f"{head} | server {in_game_cpu / moves * 1e6:5.0f} us/move{redis_part} | {seats} | {health}"

@@ -68,6 +68,7 @@ const stats = {
   setups: 0,
   setupSeconds: 0,
   latencies: [],
+  updateBytes: [],
   framesIn: 0,
   bytesIn: 0,
   failed: 0,
@@ -207,6 +208,7 @@ class Seat {
     if (measuring && (message.type === "update" || (this.version >= 0 && message.type !== "accepted"))) {
       stats.framesIn += 1;
       stats.bytesIn += data.length;
+      if (message.type === "update") stats.updateBytes.push(data.length);
     }
     switch (message.type) {
       case "welcome":
@@ -405,7 +407,15 @@ async function main() {
   // Warm up: every table makes moves for a second before the measured window.
   for (const table of tables) table.move();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  Object.assign(stats, { moves: 0, setups: 0, setupSeconds: 0, latencies: [], framesIn: 0, bytesIn: 0 });
+  Object.assign(stats, {
+    moves: 0,
+    setups: 0,
+    setupSeconds: 0,
+    latencies: [],
+    updateBytes: [],
+    framesIn: 0,
+    bytesIn: 0,
+  });
   await phase("play");
   measuring = true;
   const cpuBefore = process.cpuUsage();
@@ -442,6 +452,7 @@ async function main() {
     p99: percentile(sorted, 0.99),
     framesPerMovePerSeat: stats.framesIn / Math.max(1, stats.moves) / 2,
     bytesPerMovePerSeat: stats.bytesIn / Math.max(1, stats.moves) / 2,
+    updateBytesP50: percentile(stats.updateBytes.sort((a, b) => a - b), 0.5),
     setups: stats.setups,
     setupSeconds,
     reusedConnections: REUSE,
