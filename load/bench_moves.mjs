@@ -63,18 +63,12 @@ async function phase(name) {
   await lines.next();
 }
 
-const stats = {
-  moves: 0,
-  setups: 0,
-  setupSeconds: 0,
-  latencies: [],
-  updateBytes: [],
-  framesIn: 0,
-  bytesIn: 0,
-  failed: 0,
-  failures: {},
-  dropped: 0,
-};
+/** What the measured window counts (failures count from the start). */
+function measures() {
+  return { moves: 0, setups: 0, setupSeconds: 0, latencies: [], updateBytes: [], framesIn: 0, bytesIn: 0 };
+}
+
+const stats = { ...measures(), failed: 0, failures: {}, dropped: 0 };
 
 function fail(kind) {
   stats.failed += 1;
@@ -407,15 +401,7 @@ async function main() {
   // Warm up: every table makes moves for a second before the measured window.
   for (const table of tables) table.move();
   await new Promise((resolve) => setTimeout(resolve, 1000));
-  Object.assign(stats, {
-    moves: 0,
-    setups: 0,
-    setupSeconds: 0,
-    latencies: [],
-    updateBytes: [],
-    framesIn: 0,
-    bytesIn: 0,
-  });
+  Object.assign(stats, measures());
   await phase("play");
   measuring = true;
   const cpuBefore = process.cpuUsage();
