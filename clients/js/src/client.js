@@ -281,6 +281,8 @@ export class PackplayClient {
    */
   async switchGame({ token = null, gameId = null, role = "player" } = {}) {
     if (!this.connected) throw new Error("not connected");
+    // A reconnect from here on goes to the new seat (the old one's game is left).
+    if (this.target !== null) Object.assign(this.target, { token, gameId, role });
     const welcomed = this.next("welcome");
     this.switching = true;
     let welcome;
@@ -292,7 +294,7 @@ export class PackplayClient {
     }
     gameId ??= welcome.game_id;
     if (gameId === null) throw new Error("no game to join: pass gameId, or a player token");
-    if (this.target !== null) Object.assign(this.target, { token, gameId, role });
+    if (this.target !== null) this.target.gameId = gameId;
     const viewed = this.next("view");
     this.join(gameId, { role });
     return viewed;
