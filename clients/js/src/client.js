@@ -284,6 +284,7 @@ export class PackplayClient {
     // A reconnect from here on goes to the new seat (the old one's game is left).
     if (this.target !== null) Object.assign(this.target, { token, gameId, role });
     const welcomed = this.next("welcome");
+    this.forgetGame(); // a reconnect before the welcome comes must not resume the game left
     this.switching = true;
     let welcome;
     try {
@@ -622,7 +623,7 @@ export class PackplayClient {
   track(message) {
     switch (message.type) {
       case "welcome":
-        if (this.switching) this.startOver();
+        if (this.switching) this.leftGame();
         this.welcome = message;
         this.startPinging(message.limits?.ping_interval_seconds);
         break;
@@ -644,11 +645,15 @@ export class PackplayClient {
     return [[message.type, message]];
   }
 
-  /** Forget the game left for a new `hello` (its welcome came). */
-  startOver() {
-    this.switching = false;
+  /** Drop the view of the game held and what the seat was deciding there. */
+  forgetGame() {
     this.view = this.gameOver = this.decision = this.declined = this.viewSocket = null;
     this.behind = false;
+  }
+
+  /** The welcome of a new `hello` came: actions of the game left get no answer now. */
+  leftGame() {
+    this.switching = false;
     const waiting = [...this.waiting.entries()];
     this.waiting.clear();
     for (const [actionId, { reject }] of waiting) {

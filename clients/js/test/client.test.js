@@ -550,3 +550,45 @@ describe("PackplayClient: tournaments", () => {
     );
   });
 });
+
+describe("PackplayClient: switchGame", () => {
+  test("hello again, then join: the game left is dropped until the welcome, its acceptances still answer", async () => {
+    const { client, socket } = await connected();
+    socket.readyState = 1; // open
+    socket.serve(VIEW);
+    const answer = client.play({ type: "mishra_factory.take", belt_position: 1 }, { actionId: "a-0003" });
+    const seen = record(client);
+    const switched = client.switchGame({ token: "u".repeat(24) });
+    const hello = socket.received().at(-1);
+    assert.deepEqual([hello.type, hello.token], ["hello", "u".repeat(24)]);
+    assert.equal(client.view, null);
+    // Still on its way from the game left: the update that answers the action, then game_over.
+    socket.serve(UPDATE);
+    socket.serve({ type: "game_over", game_id: VIEW.game_id, result: null, replay_url: "/r" });
+    assert.deepEqual(await answer, { type: "accepted", action_id: "a-0003", version: 5 });
+    assert.equal(client.view, null);
+    assert.equal(client.gameOver, null);
+    const next = { ...VIEW, game_id: "hT3mW9aZ", version: 0 };
+    socket.serve({ ...WELCOME, game_id: next.game_id, seat: 1 });
+    await Promise.resolve();
+    const join = socket.received().at(-1);
+    assert.deepEqual([join.type, join.game_id, join.from_version], ["join", next.game_id, null]);
+    socket.serve(next);
+    const view = await switched;
+    assert.equal(view.game_id, next.game_id);
+    assert.equal(client.version, 0);
+    assert.deepEqual(
+      seen.filter(([name]) => name === "message").map(([, m]) => m.type),
+      ["welcome", "view"],
+      "nothing of the game left is emitted",
+    );
+  });
+
+  test("a refused hello rejects switchGame", async () => {
+    const { client, socket } = await connected();
+    socket.readyState = 1; // open
+    const switched = client.switchGame({ token: "v".repeat(24) });
+    socket.serve({ type: "error", code: "unauthorized", message: "unknown or expired token", fatal: true, spoken: [] });
+    await assert.rejects(switched, (error) => error.code === "unauthorized");
+  });
+});
