@@ -185,3 +185,41 @@ async def test_a_refused_hello_and_join_raise_server_errors() -> None:
         await joining
     assert missing.value.code is ErrorCode.NOT_FOUND and spectator.game_id is None
     await spectator.close()
+
+
+async def test_a_switch_drops_the_game_left_until_the_welcome_and_its_acknowledgements_still_answer() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server)
+    acting = asyncio.create_task(connection.act(an_action(), action_id="a-3"))
+    await peer.receive()
+    switching = asyncio.create_task(connection.switch("u" * 32))
+    assert await peer.receive() == Hello(client=connection.client, token="u" * 32)
+    # Still on its way from the game left: the update that answers the action, then more of it.
+    patch = (PatchOp(op="replace", path="/version", value=4),)
+    await peer.send(Update(game_id=GAME_ID, version=4, events=(), patch=patch, action_id="a-3"))
+    await peer.send(Update(game_id=GAME_ID, version=5, events=(), patch=patch, action_id=None))
+    assert await acting == Accepted(action_id="a-3", version=4)
+    assert connection.version == 3, "nothing of the game left is applied"
+    await peer.send(welcome(seat=1))
+    answer = await switching
+    assert answer.seat == 1
+    assert (connection.view, connection.version, connection.game_id) == (None, -1, None)
+    joining = asyncio.create_task(connection.join())
+    assert await peer.receive() == Join(game_id=GAME_ID, role="player")
+    await peer.send(view_at(0))
+    assert (await joining).version == 0 and connection.version == 0 and connection.gaps == 0
+    await connection.close()
+
+
+async def test_a_drop_during_a_switch_says_hello_again_with_the_new_token() -> None:
+    server = ScriptedServer()
+    connection, peer = await joined(server)
+    switching = asyncio.create_task(connection.switch("w" * 32))
+    assert await peer.receive() == Hello(client=connection.client, token="w" * 32)
+    await peer.close(1012)
+    again = await server.accept()
+    assert await again.receive() == Hello(client=connection.client, token="w" * 32)
+    await again.send(welcome(seat=1))
+    assert (await switching).seat == 1
+    assert connection.game_id is None and connection.view is None, "the game left is not resumed"
+    await connection.close()
