@@ -346,7 +346,8 @@ async function openRelay(index) {
   return table;
 }
 
-async function openPackplay(index, previous = null) {
+/** A new table, on the seats' sockets of `previous` when given (a new hello each). */
+async function openPackplay(previous = null) {
   const table = new PackplayTable();
   await table.open(previous);
   table.done = () => {
@@ -359,7 +360,7 @@ const live = new Set();
 
 function replace(old) {
   live.delete(old);
-  openPackplay(0, REUSE ? old.seats : null)
+  openPackplay(REUSE ? old.seats : null)
     .then((table) => {
       live.add(table);
       table.move();
@@ -380,7 +381,7 @@ async function main() {
     ({ randomAction } = await import("../clients/js/src/legal.js"));
     ({ applyPatch } = await import("../clients/js/src/patch.js"));
   }
-  const open = relay ? openRelay : openPackplay;
+  const open = relay ? openRelay : () => openPackplay();
   await phase("setup");
   measuring = true;
   const began = performance.now();
@@ -417,7 +418,8 @@ async function main() {
     // is, gets a new game (create, then hello and join on each seat's socket).
     await new Promise((resolve) => setTimeout(resolve, 300)); // moves in flight settle
     await phase("replace");
-    const replaced = await inBatches(live.size, (index) => openPackplay(index, [...live][index].seats));
+    const kept = [...live];
+    const replaced = await inBatches(kept.length, (index) => openPackplay(kept[index].seats));
     await phase("replaced");
     live.clear();
     for (const table of replaced) live.add(table);
@@ -441,7 +443,6 @@ async function main() {
     updateBytesP50: percentile(stats.updateBytes.sort((a, b) => a - b), 0.5),
     setups: stats.setups,
     setupSeconds,
-    reusedConnections: REUSE,
     initialSetupMoves: setupMoves,
     failed: stats.failed,
     failures: stats.failures,

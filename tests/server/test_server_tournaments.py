@@ -60,8 +60,8 @@ async def _play_all(
     """Every entry played by a random bot, half of them starting on each server; ``used``
     gets, per entry, the game connections it played on."""
     pools = [Servers(urls[i % 2 :] + urls[: i % 2]) for i in range(len(entries))]
-    connections: list[set[int]] = [set() for _ in entries] if used is None else used
-    connections.extend(set() for _ in range(len(entries) - len(connections)))
+    connections = used if used is not None else []
+    connections[:] = [set() for _ in entries]
     try:
         async with asyncio.timeout(120):
             played = await asyncio.gather(
