@@ -1,0 +1,94 @@
+"""Move-path benchmark: what one move costs the server's process in computation alone.
+
+    python load/bench_move_path.py [--games 200] [--players 2]
+
+Random legal games of every game type are played through the server's own replica and
+rendering, without sockets or Redis, and each piece of a move is timed: 'step' (the
+action applied to a working copy of the state, the legal actions and decisions of the
+next version, the state and log entry as stored), 'views' (every seat's view message),
+'patches' (every seat's update: its events and the JSON Patch of its view message) and
+'frames' (those updates encoded as JSON). Figures are microseconds per move, every seat
+counted (two seats by default, as in 'bench_hot_path.py'); under load each piece costs
+more, since the server shares its core with Redis. Compare them as ratios between runs
+of this script, never as absolute numbers between machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from bench_engines import Timings
+
+from packplay.cards.catalog import load_catalog
+from packplay.games.base import GameConfig
+from packplay.games.random_policy import random_action
+from packplay.games.registry import GAME_NAMES, get_game
+from packplay.rng import Rng
+from packplay.server import rendering
+from packplay.server.rendering import ViewDoc
+from packplay.server.replica import Replica, Step
+from packplay.server.store import GameMeta
+from packplay_protocol import codec
+from packplay_protocol.to_client import Update
+from packplay_protocol.version import Encoding
+
+PIECES = ("step", "views", "patches", "frames")
+
+
+def stepped(replica: Replica, seat: int, action: Any) -> Step:
+    step = replica.step(seat, action, "bench", 0.0)
+    replica.advance(step)
+    return step
+
+
+def views(replica: Replica, before: dict[int, ViewDoc]) -> dict[int, ViewDoc]:
+    return {seat: rendering.view_doc(replica, seat, doc) for seat, doc in before.items()}
+
+
+def patches(step: Step, game_id: str, before: dict[int, ViewDoc], after: dict[int, ViewDoc]) -> list[Update]:
+    return [rendering.update_message(step, game_id, seat, doc, after[seat]) for seat, doc in before.items()]
+
+
+def frames(updates: list[Update]) -> list[bytes]:
+    return [codec.encode(update, Encoding.JSON) for update in updates]
+
+
+def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings) -> None:
+    engine = get_game(game)
+    config = GameConfig(game=game, players=players, sets=engine.default_sets)
+    meta = GameMeta(id=f"bench-{seed}", config=config, seed=seed, created=0.0)
+    replica = Replica.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
+    docs = {seat: rendering.view_doc(replica, seat) for seat in range(players)}
+    rng = Rng(seed)
+    while replica.result is None and replica.pending:
+        seat = replica.pending[rng.below(len(replica.pending))]
+        action = random_action(replica.legal[seat], engine.action_type, rng)
+        step = timings.timed("step", stepped, replica, seat, action)
+        after = timings.timed("views", views, replica, docs)
+        updates = timings.timed("patches", patches, step, meta.id, docs, after)
+        timings.timed("frames", frames, updates)
+        docs = after
+
+
+def main(options: argparse.Namespace) -> None:
+    catalog = load_catalog()
+    print(f"{'game':16} {'players':>7} {'moves/game':>10}" + "".join(f" {piece:>9}" for piece in PIECES))
+    for game in GAME_NAMES:
+        engine = get_game(game)
+        players = min(max(options.players, engine.min_players), engine.max_players)
+        timings = Timings()
+        for seed in range(options.games):
+            play_one(game, players, seed, catalog, timings)
+        moves = timings.calls.get("step", 0)
+        figures = "".join(f" {timings.per_call(piece):>7.1f}us" for piece in PIECES)
+        print(f"{game:16} {players:>7} {moves / options.games:>10.1f}{figures}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=200, help="games per game type")
+    parser.add_argument("--players", type=int, default=2, help="seats per game (within each game's range)")
+    main(parser.parse_args())
