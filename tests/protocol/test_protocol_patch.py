@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from packplay_protocol.patch import PatchError, PatchOp, apply, diff, escape, unescape
+from packplay_protocol.diff import diff
+from packplay_protocol.patch import PatchError, PatchOp, apply, escape, unescape
 
 # Python calls True, 1 and 1.0 (and 0.0 and -0.0) equal, JSON does not; the diff sees such a
 # change only where it is not hidden inside an otherwise equal container, which is enough

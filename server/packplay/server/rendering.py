@@ -14,7 +14,8 @@ from typing import Any
 
 from packplay.games.base import Audience, events_for
 from packplay.server.replica import Replica, Step
-from packplay_protocol import codec, patch
+from packplay_protocol import codec
+from packplay_protocol.diff import diff
 from packplay_protocol.games.common import LegalActions
 from packplay_protocol.to_client import Events, GameOver, ServerMessage, Update
 from packplay_protocol.version import API_PREFIX, Encoding
@@ -63,7 +64,7 @@ def update_message(step: Step, game_id: str, audience: Audience, before: ViewDoc
         game_id=game_id,
         version=step.version,
         events=tuple(events_for(step.events, audience)),
-        patch=tuple(patch.diff(before, after)),
+        patch=tuple(diff(before, after)),
         action_id=entry.action_id if audience is not None and audience == entry.seat else None,
     )
 

@@ -1,0 +1,216 @@
+"""The JSON Patch (RFC 6902) between two versions of a view message.
+
+:func:`diff` is sized by the change, not by the document: it skips equal subtrees
+(objects that are the same Python object first, then equal values) and descends only
+into what differs. A record of scalars (a slot, a board piece) that changed is replaced
+whole. An array keeps its common start and end; one that only lost or only gained
+elements, or changed a few in place, gets removals, insertions or replacements of
+those; when these would say more than the new array itself (most of it changed, or a
+short list of ids), the array is replaced whole.
+
+This module is the largest piece of a move's computation in the server: a compiled
+build (``PACKPLAY_COMPILE=1``, see the README) compiles it. It holds no message types
+(those are in :mod:`packplay_protocol.patch`), so that compiling it changes no schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import msgspec.inspect
+from msgspec.structs import astuple
+
+from packplay_protocol.patch import PatchOp, escape
+
+
+def diff(old: Any, new: Any) -> list[PatchOp]:
+    """The operations that turn ``old`` into ``new``.
+
+    Both are JSON values, or typed messages (msgspec structs, tuples) that encode as
+    JSON values: a struct is an object of its fields (its tag, if any, is the same on
+    both sides or the whole struct is replaced). Values in the operations are taken
+    from ``new`` as they are (structs encode as objects).
+
+    A member whose old and new values are equal containers is left alone: Python
+    calls ``[1]`` and ``[True]`` equal, which JSON does not, so a change of a value's
+    JSON type deep inside an otherwise equal container is not seen. The protocol
+    never changes the JSON type of a field from one version to the next.
+    """
+    ops: list[PatchOp] = []
+    if old is not new:
+        _diff(old, new, "", ops)
+    return ops
+
+
+_ARRAYS = (list, tuple)
+_FEW = 2
+"""An array of objects with more changed elements than this is replaced whole."""
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _same(a: Any, b: Any) -> bool:
+    # JSON tells true from 1 and 1 from 1.0, Python's == does not: scalars must match in type.
+    return a is b or (a == b and (type(a) is type(b) or type(a) not in _SCALARS))
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[PatchOp]) -> None:
+    """``old`` and ``new`` differ (the caller checked); the operations between them."""
+    kind = type(old)
+    if kind is dict and type(new) is dict:
+        _diff_object(old, new, path, ops)
+    elif kind in _ARRAYS and type(new) in _ARRAYS:
+        _diff_array(old, new, path, ops)
+    elif kind is type(new) and kind not in _SCALARS and isinstance(old, msgspec.Struct):
+        _diff_struct(old, new, path, ops)
+    elif not _same(old, new):
+        ops.append(PatchOp(op="replace", path=path, value=new))
+
+
+def _diff_object(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[PatchOp]) -> None:
+    for key in old:
+        if key not in new:
+            ops.append(PatchOp(op="remove", path=f"{path}/{escape(key)}"))
+    for key, value in new.items():
+        before = old.get(key, _MISSING)
+        if before is value:
+            continue
+        if before is _MISSING:
+            ops.append(PatchOp(op="add", path=f"{path}/{escape(key)}", value=value))
+        elif before != value or (type(before) is not type(value) and type(before) in _SCALARS):
+            _diff(before, value, f"{path}/{escape(key)}", ops)
+
+
+def _diff_struct(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[PatchOp]) -> None:
+    kind = type(old)
+    names = _WIRE_NAMES.get(kind)
+    if names is None:
+        names = _WIRE_NAMES[kind] = _wire_names(kind)
+    if names is _WHOLE:
+        # A record of scalars (a slot, a piece, an action) is replaced whole: about the bytes
+        # of its changed fields, at a fraction of the work.
+        ops.append(PatchOp(op="replace", path=path, value=new))
+        return
+    if not names:
+        before, after = msgspec.to_builtins(old), msgspec.to_builtins(new)
+        if not _same(before, after):
+            _diff(before, after, path, ops)
+        return
+    for name, was, now in zip(names, astuple(old), astuple(new), strict=True):
+        if was is not now and (was != now or (type(was) is not type(now) and type(was) in _SCALARS)):
+            _diff(was, now, f"{path}/{name}", ops)
+
+
+def _wire_names(kind: type[msgspec.Struct]) -> tuple[str, ...]:
+    """Each field's name on the wire, escaped for a path; none for a struct that omits
+    fields at their default or encodes as an array (its plain form is compared instead);
+    :data:`_WHOLE` for a record of scalars."""
+    config = kind.__struct_config__
+    if config.omit_defaults or config.array_like:
+        return ()
+    info = msgspec.inspect.type_info(kind)
+    if isinstance(info, msgspec.inspect.StructType) and all(_scalar_type(f.type) for f in info.fields):
+        return _WHOLE
+    return tuple(escape(name) for name in kind.__struct_encode_fields__)
+
+
+def _scalar_type(info: msgspec.inspect.Type) -> bool:
+    if isinstance(info, msgspec.inspect.UnionType):
+        return all(map(_scalar_type, info.types))
+    return isinstance(info, _SCALAR_TYPES)
+
+
+_SCALAR_TYPES = (
+    msgspec.inspect.IntType,
+    msgspec.inspect.FloatType,
+    msgspec.inspect.StrType,
+    msgspec.inspect.BoolType,
+    msgspec.inspect.NoneType,
+    msgspec.inspect.LiteralType,
+    msgspec.inspect.EnumType,
+)
+_WHOLE: tuple[str, ...] = ("",)
+_WIRE_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+class _Missing:
+    pass
+
+
+_MISSING = _Missing()
+
+
+def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp]) -> None:
+    scalars = _of_scalars(old) or _of_scalars(new)
+    if scalars and len(new) <= _FEW + 1:
+        # A short list of ids or numbers: one replace says it in about the bytes of the
+        # finer operations, at a fraction of the cost of finding them.
+        if len(old) == len(new) and all(map(_same, old, new)):
+            return
+    else:
+        start, old_end, new_end = _trim(old, new)
+        old_mid, new_mid = old[start:old_end], new[start:new_end]
+        if len(old_mid) == len(new_mid):
+            changed = [i for i, pair in enumerate(zip(old_mid, new_mid, strict=True)) if not _same(*pair)]
+            if _finer(len(changed), len(new), scalars):
+                for offset in changed:
+                    _diff(old_mid[offset], new_mid[offset], f"{path}/{start + offset}", ops)
+                return
+        elif len(old_mid) > len(new_mid):
+            kept = _subsequence_positions(new_mid, old_mid)
+            if kept is not None and _finer(len(old_mid) - len(kept), len(new), scalars):
+                dropped = sorted(set(range(len(old_mid))) - set(kept), reverse=True)
+                ops.extend(PatchOp(op="remove", path=f"{path}/{start + index}") for index in dropped)
+                return
+        else:
+            kept = _subsequence_positions(old_mid, new_mid)
+            if kept is not None and _finer(len(new_mid) - len(kept), len(new), scalars):
+                inserted = sorted(set(range(len(new_mid))) - set(kept))
+                ops.extend(
+                    PatchOp(op="add", path=f"{path}/{start + index}", value=new_mid[index])
+                    for index in inserted
+                )
+                return
+    ops.append(PatchOp(op="replace", path=path, value=new))
+
+
+def _finer(count: int, size: int, scalars: bool) -> bool:
+    """Whether ``count`` operations on single elements say less than replacing the whole
+    array, ``size`` elements long."""
+    if scalars:  # an operation takes about the bytes of four ids
+        return 4 * count < size
+    return count <= _FEW or 2 * count < size
+
+
+def _of_scalars(array: Sequence[Any]) -> bool:
+    return bool(array) and type(array[0]) in _SCALARS
+
+
+def _trim(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int]:
+    """The common start's length and where the common end begins in each array."""
+    limit = min(len(old), len(new))
+    start = 0
+    while start < limit and _same(old[start], new[start]):
+        start += 1
+    old_end, new_end = len(old), len(new)
+    while old_end > start and new_end > start and _same(old[old_end - 1], new[new_end - 1]):
+        old_end -= 1
+        new_end -= 1
+    return start, old_end, new_end
+
+
+def _subsequence_positions(short: Sequence[Any], long: Sequence[Any]) -> list[int] | None:
+    """Where each element of ``short`` sits in ``long``, in order, if it is a subsequence."""
+    if len(short) >= len(long):
+        return None
+    positions: list[int] = []
+    index = 0
+    for item in short:
+        while index < len(long) and not _same(long[index], item):
+            index += 1
+        if index == len(long):
+            return None
+        positions.append(index)
+        index += 1
+    return positions
