@@ -4,6 +4,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from packplay.cards.catalog import PACKAGED_DIR, UnknownSetError, load_catalog
@@ -146,3 +147,11 @@ def test_extra_card_dir_adds_and_overrides_sets(tmp_path: Path, monkeypatch):
     catalog = load_catalog()
     assert "TST" in catalog and len(catalog.set("TST").cards) == 20
     assert "MID" in catalog
+
+
+def test_a_card_at_the_default_layout_leaves_it_out_on_the_wire(catalog):
+    normal = [card for card in catalog.set("MID").cards if card.layout == "normal"]
+    other = next(card for card in catalog.set("MID").cards if card.layout != "normal")
+    assert normal
+    assert all(b'"layout"' not in msgspec.json.encode(card) for card in normal)
+    assert f'"layout":"{other.layout}"'.encode() in msgspec.json.encode(other)

@@ -71,7 +71,19 @@ _encoder = msgspec.json.Encoder()
 
 
 def read_set_file(path: Path) -> CardSet:
-    return _decoder.decode(path.read_bytes())
+    card_set = _decoder.decode(path.read_bytes())
+    return msgspec.structs.replace(card_set, cards=tuple(map(_with_default_layout, card_set.cards)))
+
+
+_NORMAL = Card.__struct_defaults__[Card.__struct_fields__.index("layout") - len(Card.__struct_fields__)]
+
+
+def _with_default_layout(card: Card) -> Card:
+    # msgspec leaves a field out at its default only when it is that very object: a decoded
+    # "normal" is another string, and every card would carry "layout":"normal" on the wire.
+    if card.layout == _NORMAL and card.layout is not _NORMAL:
+        return msgspec.structs.replace(card, layout=_NORMAL)
+    return card
 
 
 def write_set_file(card_set: CardSet, directory: Path) -> Path:
