@@ -3,9 +3,9 @@
 The metadata lives in ``pyproject.toml``. With ``PACKPLAY_COMPILE=1`` the modules below,
 the per-move computation (the rules' view of each audience, rendering, the view diff,
 the replica), are compiled to C extensions with mypyc, the compiler that ships with mypy;
-everything else stays Python, and behaviour is the same either way (CI runs the games,
-protocol and server tests on a compiled build). It needs a C compiler. Without the
-variable nothing is compiled and no compiler or mypy is needed.
+everything else stays Python, and behaviour is the same either way (CI runs the games',
+the diff's, the conformance and the server's play tests on a compiled build). It needs a
+C compiler. Without the variable nothing is compiled and no compiler or mypy is needed.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The compiled build (``PACKPLAY_COMPILE=1``, setup.py): which modules it compiles, and
 that the server image is that build.
 
-The compiled build itself runs the engines, protocol, server and client tests in CI
-(`.ci/run`); here is what can go wrong before a compiler is involved.
+The compiled build itself runs the engines', protocol, conformance and server play tests
+in CI (`.ci/run`); here is what can go wrong before a compiler is involved.
 """
 
 from __future__ import annotations
