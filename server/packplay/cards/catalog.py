@@ -75,7 +75,8 @@ def read_set_file(path: Path) -> CardSet:
     return msgspec.structs.replace(card_set, cards=tuple(map(_with_default_layout, card_set.cards)))
 
 
-_NORMAL = Card.__struct_defaults__[Card.__struct_fields__.index("layout") - len(Card.__struct_fields__)]
+_NORMAL = Card(set="", number="", name="", rarity="common").layout
+"""The default layout's own string object."""
 
 
 def _with_default_layout(card: Card) -> Card:
