@@ -32,7 +32,7 @@ MYPY = "mypy==2.4.1"
 
 def compiled() -> dict[str, object]:
     """The arguments of ``setup`` for a compiled build, or none for a pure one."""
-    if os.environ.get("PACKPLAY_COMPILE", "") not in ("1", "true", "yes"):
+    if os.environ.get("PACKPLAY_COMPILE", "").lower() not in ("1", "true", "yes", "on"):  # as settings read
         return {}
     # mypyc type-checks what the compiled modules import: it needs the project's dependencies.
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]

@@ -91,6 +91,18 @@ def test_the_runtime_stage_installs_the_wheel_built_before_and_no_tools() -> Non
         assert tool not in runs
 
 
+def test_the_build_stage_makes_the_compiled_build_with_a_compiler_of_its_own() -> None:
+    build, _ = stages()
+    environment = dict(
+        item.split("=", 1)
+        for i in build
+        if i["instruction"] == "ENV"
+        for item in i["value"].replace("\\", " ").split()
+    )
+    assert environment.get("PACKPLAY_COMPILE") == "1"
+    assert any("gcc" in i["value"] for i in build if i["instruction"] == "RUN")
+
+
 def test_the_image_is_labelled_with_the_project_version() -> None:
     (version,) = [v for v in final("ARG") if v.startswith("VERSION=")]
     assert version == f"VERSION={project_version()}"
