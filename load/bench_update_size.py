@@ -5,8 +5,8 @@
 Random legal games of every game type are played through the server's own replica and
 rendering, without sockets or Redis. For each seat's update it prints the median and
 mean frame in JSON and MessagePack, then the JSON bytes by part: the events, and the
-patch's operations by the top-level field of the view message they change (``view``,
-``legal``, ``cards``, ``pending``...). The last column is the median JSON update
+patch's operations by the top-level field of the view message they change ('view',
+'legal', 'cards', 'pending'...). The last column is the median JSON update
 without the operations that add card facts to the view's card table: what a wire form
 that names cards by their catalog identity alone would send.
 """
