@@ -54,13 +54,28 @@ def frames(updates: list[Update]) -> list[bytes]:
     return [codec.encode(update, Encoding.JSON) for update in updates]
 
 
-def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings) -> None:
+def dealt(game: str, players: int, seed: int, catalog: Any) -> tuple[Replica, dict[int, ViewDoc]]:
+    """A new game's replica, and every seat's first view message."""
     engine = get_game(game)
     config = GameConfig(game=game, players=players, sets=engine.default_sets)
     meta = GameMeta(id=f"bench-{seed}", config=config, seed=seed, created=0.0)
     replica = Replica.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
-    docs = {seat: rendering.view_doc(replica, seat) for seat in range(players)}
-    rng = Rng(seed)
+    return replica, {seat: rendering.view_doc(replica, seat) for seat in range(players)}
+
+
+def options(description: str | None, games: int) -> argparse.Namespace:
+    """The command line of a script that plays random games of every type."""
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=games, help="games per game type")
+    parser.add_argument("--players", type=int, default=2, help="seats per game (within each game's range)")
+    return parser.parse_args()
+
+
+def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings) -> None:
+    replica, docs = dealt(game, players, seed, catalog)
+    engine, meta, rng = replica.engine, replica.meta, Rng(seed)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
         action = random_action(replica.legal[seat], engine.action_type, rng)
@@ -86,9 +101,4 @@ def main(options: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--games", type=int, default=200, help="games per game type")
-    parser.add_argument("--players", type=int, default=2, help="seats per game (within each game's range)")
-    main(parser.parse_args())
+    main(options(__doc__, games=200))

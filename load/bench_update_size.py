@@ -19,16 +19,12 @@ from collections import Counter
 from typing import Any
 
 import msgspec
-from bench_move_path import patches, stepped, views
+from bench_move_path import dealt, options, patches, stepped, views
 
 from packplay.cards.catalog import load_catalog
-from packplay.games.base import GameConfig
 from packplay.games.random_policy import random_action
 from packplay.games.registry import GAME_NAMES, get_game
 from packplay.rng import Rng
-from packplay.server import rendering
-from packplay.server.replica import Replica
-from packplay.server.store import GameMeta
 from packplay_protocol import codec
 from packplay_protocol.to_client import Update
 from packplay_protocol.version import Encoding
@@ -59,12 +55,8 @@ class Sizes:
 
 
 def play_one(game: str, players: int, seed: int, catalog: Any, sizes: Sizes) -> None:
-    engine = get_game(game)
-    config = GameConfig(game=game, players=players, sets=engine.default_sets)
-    meta = GameMeta(id=f"bench-{seed}", config=config, seed=seed, created=0.0)
-    replica = Replica.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
-    docs = {seat: rendering.view_doc(replica, seat) for seat in range(players)}
-    rng = Rng(seed)
+    replica, docs = dealt(game, players, seed, catalog)
+    engine, meta, rng = replica.engine, replica.meta, Rng(seed)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
         step = stepped(replica, seat, random_action(replica.legal[seat], engine.action_type, rng))
@@ -94,9 +86,4 @@ def main(options: argparse.Namespace) -> None:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("--games", type=int, default=30, help="games per game type")
-    parser.add_argument("--players", type=int, default=2, help="seats per game (within each game's range)")
-    main(parser.parse_args())
+    main(options(__doc__, games=30))
