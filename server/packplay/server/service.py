@@ -30,6 +30,7 @@ from packplay.games.base import Audience, Game, GameConfig, RuleError
 from packplay.games.registry import get_game
 from packplay.rng import Rng
 from packplay.server import decisions, house, rendering
+from packplay.server.public_ids import new_id
 from packplay.server.replica import Replica, Step, decode_state, digest, encode_cards
 from packplay.server.settings import Settings
 from packplay.server.store import (
@@ -163,7 +164,7 @@ class Service:
             options=msgspec.to_builtins(request.options),
         )
         meta = GameMeta(
-            id=secrets.token_urlsafe(9),
+            id=new_id(9),
             config=config,
             seed=secrets.randbits(SEED_BITS) if request.seed is None else request.seed,
             created=self.now(),
@@ -179,7 +180,7 @@ class Service:
             await self._admit(client_key(client), meta.id, lobby=request.seats is None)
         if request.seats is not None:
             return await self._create_seated(meta, dealt, request.seats)
-        invite = secrets.token_urlsafe(12) if request.private else None
+        invite = new_id(12) if request.private else None
         taken = {
             seat: (hash_token(new_token(meta.id)), house.name_of(bot)) for seat, bot in _house(meta).items()
         }

@@ -31,6 +31,7 @@ import msgspec
 from packplay.cards.catalog import UnknownSetError
 from packplay.games.base import GameConfig, RuleError
 from packplay.games.registry import get_game
+from packplay.server.public_ids import new_id
 from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings
 from packplay.server.store import hash_token
@@ -124,7 +125,7 @@ class TournamentService:
         """
         config = _config(request)
         self._check_playable(config)
-        tournament_id = secrets.token_urlsafe(9)
+        tournament_id = new_id(9)
         organizer = f"{tournament_id}.{secrets.token_urlsafe(32)}"
         meta = TournamentMeta(
             id=tournament_id,
