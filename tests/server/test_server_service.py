@@ -180,6 +180,29 @@ async def test_a_token_names_its_game_and_proves_its_seat(service: Service) -> N
     assert await service.seat_of("no-dot-in-this-token") is None
 
 
+async def test_the_process_that_seated_a_game_proves_its_tokens_without_reading_them(
+    service: Service, other: Service
+) -> None:
+    """The creating process holds the seats' hashed tokens while it holds the game; once it
+    lets go of the game (or in another process) the tokens are read from Redis again."""
+    created = await service.create(create_game("day_night", 2, seats=["a", "b"]))
+    game_id, tokens = created.game_id, [grant.token for grant in created.grants]
+    hashed = await service.store.seats(game_id)
+    await service.store.pipeline.call("DEL", keys.seats(game_id))  # what a read would find now
+    assert [await service.seat_of(token) for token in tokens] == [(game_id, 0), (game_id, 1)]
+    assert await service.seat_of(tokens[1][:-1] + "x") is None, "a wrong secret is refused all the same"
+    assert await other.seat_of(tokens[0]) is None, "another process reads the seats"
+
+    service.tables.get(game_id).let_go()
+    assert await service.seat_of(tokens[0]) is None
+    await service.store.pipeline.call(
+        "HSET",
+        keys.seats(game_id),
+        *(part for seat, (digest, name) in hashed.items() for part in (str(seat), digest, f"n{seat}", name)),
+    )
+    assert await service.seat_of(tokens[1]) == (game_id, 1)
+
+
 async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Service, other: Service) -> None:
     """``service`` holds a copy it is not kept up to date on; ``other`` moves the game on."""
     game_id, _ = await _started(service)

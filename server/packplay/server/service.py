@@ -221,17 +221,19 @@ class Service:
         named = dict(zip(players, names, strict=True))
         named |= {seat: house.name_of(bot) for seat, bot in bots.items()}
         tokens = {seat: new_token(meta.id) for seat in range(meta.config.players)}
+        digests = {seat: hash_token(token) for seat, token in tokens.items()}
         replica = Replica.dealt(meta, _engine(meta.config.game), dealt, meta.created)
         await self.store.create_seated(
             meta,
-            [(hash_token(tokens[seat]), named[seat]) for seat in range(meta.config.players)],
+            [(digests[seat], named[seat]) for seat in range(meta.config.players)],
             encode_cards(dealt.cards),
             replica.state_bytes,
             decisions.encode(replica.decisions),
             self._wake(replica.meta, replica.decisions, replica.pending),
             self.settings.active_ttl,
         )
-        self.tables.get(meta.id).replica = replica
+        table = self.tables.get(meta.id)
+        table.replica, table.seat_digests = replica, digests
         self.house.committed(replica)
         grants = tuple(SeatGrant(game_id=meta.id, seat=seat, token=tokens[seat]) for seat in players)
         row = GameRow(meta, "active", 0, dict(sorted(named.items())))
@@ -296,10 +298,16 @@ class Service:
         if not dot or not game_id:
             return None
         digest_ = hash_token(token)
-        for seat, (held, _name) in (await self.store.seats(game_id)).items():
+        for seat, held in (await self._seat_digests(game_id)).items():
             if secrets.compare_digest(held, digest_):
                 return game_id, seat
         return None
+
+    async def _seat_digests(self, game_id: str) -> dict[int, str]:
+        table = self.tables.held(game_id)
+        if table is not None and table.replica is not None and table.seat_digests is not None:
+            return table.seat_digests
+        return {seat: held for seat, (held, _name) in (await self.store.seats(game_id)).items()}
 
     async def seat_in(self, game_id: str, token: str) -> int:
         """The seat ``token`` holds in ``game_id``.

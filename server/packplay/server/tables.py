@@ -66,6 +66,7 @@ class Table:
         "live",
         "lock",
         "replica",
+        "seat_digests",
         "watchers",
     )
 
@@ -86,6 +87,10 @@ class Table:
         self.last_active = time.monotonic()
         self.cold_version: int | None = None
         """The version the watchers hold when the replica was let go (read again on demand)."""
+        self.seat_digests: dict[int, str] | None = None
+        """The hashed tokens of the game's seats, when this process started it with every seat
+        taken: the seats of a started game never change, so a hello needs no read of them.
+        Held as long as the replica is."""
 
     @property
     def watched(self) -> bool:
@@ -109,6 +114,7 @@ class Table:
         if self.replica is not None:
             self.cold_version = self.replica.version
         self.replica = None
+        self.seat_digests = None
         if not keep_views:
             self.docs.clear()
 
@@ -188,6 +194,10 @@ class Tables:
     @property
     def watched(self) -> int:
         return len(self._tables) - len(self._idle)
+
+    def held(self, game_id: str) -> Table | None:
+        """The game's table if this process has one (none is made)."""
+        return self._tables.get(game_id)
 
     def get(self, game_id: str) -> Table:
         table = self._tables.get(game_id)
