@@ -24,8 +24,9 @@ The WebSocket protocol also holds less per connection than uvicorn's: its queue 
 received messages and its "writable" flag are replaced by lighter ones (an
 ``asyncio.Queue`` and an ``asyncio.Event`` hold four deques, about 3 KB, for what is
 at most a message or two and one waiting task), and the handshake's request and
-response (their headers) are let go once the connection is accepted. An idle
-connection is mostly what it holds.
+response (their headers) are let go once the connection is accepted. Its
+permessage-deflate, unless told to keep a context, compresses each message on its own
+(see :func:`deflate`). An idle connection is mostly what it holds.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from typing import Any, Generic, TypeVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 
 from packplay.server.settings import Settings
 from packplay_protocol.errors import CloseCode
@@ -234,6 +236,21 @@ FLOODER_CLOSE_TIMEOUT = 1.0
 """Seconds a connection closed with 4005 stays open (unread) for its close frame to arrive."""
 
 
+def deflate(keep_context: bool) -> ServerPerMessageDeflateFactory:
+    """permessage-deflate as the server accepts it: uvicorn's window and memory sizes, and,
+    unless ``keep_context``, no context takeover either way (the server says so for the
+    client too, as RFC 7692 lets it). Then a compressor or decompressor lives only while
+    its message passes, and an idle connection holds neither: it is most connections of a
+    tournament, which wait far longer than they play."""
+    return ServerPerMessageDeflateFactory(
+        server_no_context_takeover=not keep_context,
+        client_no_context_takeover=not keep_context,
+        server_max_window_bits=12,
+        client_max_window_bits=12,
+        compress_settings={"memLevel": 5},
+    )
+
+
 class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     """websockets' sans-I/O protocol, with a close frame that passes a full buffer, a
     deadline on the closing handshake and on stalled writes."""
@@ -246,6 +263,8 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Flag()  # type: ignore[assignment]
         self.writable.set()
+        if current.ws_deflate:
+            self.conn.available_extensions = [deflate(current.ws_deflate_context)]
 
     async def send(self, message: Any) -> None:
         closing = message["type"] == "websocket.close" and self.handshake_complete and not self.close_sent
