@@ -15,14 +15,18 @@ Closed loop: N concurrent Day vs Night games, both seats connected, one move in 
 per game; a move counts when both seats have their update; games that end are replaced,
 on the same two connections (the seats say hello again with the next game's tokens, as a
 player going from game to game does; '--fresh-connections' also runs Packplay with two
-new connections per game). The driver is one Node process ('load/bench_moves.mjs', on
-the 'ws' package and the JavaScript SDK's helpers). The server is pinned to one core
-with its Redis, the driver to the other ('taskset'); the relay ('load/relay.py') runs
-under the same uvicorn settings as the server. Printed per system and N: moves/s,
-p50/p99 move-to-every-seat latency, server and Redis CPU per move, Redis round trips and
-bytes per move, frames and bytes per move to each seat (and the median size of an update
-frame), failed actions and dropped connections; then server RSS per idle connection, and
-Redis memory per active and per finished game. Compare figures as ratios within one run:
+new connections per game). Frames go uncompressed, as the relay's do; '--deflate' also
+runs Packplay as it is configured by default, with permessage-deflate (each message
+compressed on its own), its seats offering it as browsers do. The driver is one Node
+process ('load/bench_moves.mjs', on the 'ws' package and the JavaScript SDK's helpers).
+The server is pinned to one core with its Redis, the driver to the other ('taskset');
+the relay ('load/relay.py') runs under the same uvicorn settings as the server. Printed
+per system and N: moves/s, p50/p99 move-to-every-seat latency, server and Redis CPU per
+move, Redis round trips and bytes per move, frames and bytes per move to each seat (the
+median size of an update frame, and the bytes its sockets read off the wire: frame
+headers, compression and the frames of the games set up while measuring included),
+failed actions and dropped connections; then server RSS per idle connection, and Redis
+memory per active and per finished game. Compare figures as ratios within one run:
 absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
@@ -33,6 +37,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -81,6 +86,8 @@ class System:
     """What the driver's seats speak (the relay echoes small JSON frames either way)."""
     fresh: bool = False
     """Two new connections per game, instead of a new hello on the two kept."""
+    deflate: bool = False
+    """The seats offer permessage-deflate and the server accepts it (its default setting)."""
 
 
 @dataclass
@@ -212,6 +219,8 @@ def drive(
         command.append("--idle")
     if system.fresh:
         command.append("--fresh-connections")
+    if system.deflate:
+        command.append("--deflate")
     driver = subprocess.Popen(
         taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
     )
@@ -263,7 +272,9 @@ def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     return {status: sum(v) / len(v) for status, v in by_status.items() if v}
 
 
-def systems(baseline: Path | None, encodings: list[str], fresh: bool = False) -> list[System]:
+def systems(
+    baseline: Path | None, encodings: list[str], fresh: bool = False, deflate: bool = False
+) -> list[System]:
     python = sys.executable
     serve = ["serve", "--port", "{port}"]
     packplay = [python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
@@ -273,6 +284,9 @@ def systems(baseline: Path | None, encodings: list[str], fresh: bool = False) ->
         found.append(System(name, packplay, "packplay", encoding=encoding))
     if fresh:
         found.append(System("packplay fresh", packplay, "packplay", fresh=True))
+    if deflate:
+        on = {"PACKPLAY_WS_DEFLATE": "1"}
+        found.append(System("packplay deflate", packplay, "packplay", env=on, deflate=True))
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
@@ -303,6 +317,8 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     seats = f"to each seat {frames:.2f} frames, {sent:6.0f} B/move"
     if result.get("updateBytesP50") is not None:
         seats += f" (an update's median {result['updateBytesP50']} B)"
+    if result.get("wireBytesPerMovePerSeat") is not None:
+        seats += f", {result['wireBytesPerMovePerSeat']:6.0f} B/move read off the wire"
     health = f"failed {result['failed']}, dropped {result['dropped']}"
     lines = [
         f"{head} | server {in_game_cpu / moves * 1e6:5.0f} us/move{redis_part} | {seats} | {health}"
@@ -337,7 +353,7 @@ def main(options: argparse.Namespace) -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
     print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
     scaled = options.processes > 1 or options.redis != "single" or options.redis_url
-    everything = systems(options.baseline, options.encoding, options.fresh_connections)
+    everything = systems(options.baseline, options.encoding, options.fresh_connections, options.deflate)
     # Scale-out runs measure today's Packplay alone.
     chosen = [s for s in everything if s.target == "packplay" and s.protocol == 2] if scaled else everything
     if scaled:
@@ -353,8 +369,7 @@ def main(options: argparse.Namespace) -> None:
 
 
 def _started(system: System, url: str) -> System:
-    command = [part.replace("{redis}", url) for part in system.command]
-    return System(system.name, command, system.target, system.protocol, system.env, system.encoding)
+    return dataclasses.replace(system, command=[part.replace("{redis}", url) for part in system.command])
 
 
 @contextlib.contextmanager
@@ -437,5 +452,11 @@ if __name__ == "__main__":
         action="store_true",
         help="also run Packplay with two new connections per game (by default a game's seats say hello"
         " again on the connections of the game they finished)",
+    )
+    parser.add_argument(
+        "--deflate",
+        action="store_true",
+        help="also run Packplay as it is configured by default, with permessage-deflate, the seats"
+        " offering it as browsers do (the other runs compress nothing, as the relay does not)",
     )
     main(parser.parse_args())

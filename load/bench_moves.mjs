@@ -10,7 +10,8 @@
 //
 // A game that ends is replaced on the same two connections (a new hello with the next
 // game's tokens), as a player who plays game after game does; --fresh-connections opens
-// two new ones per game instead.
+// two new ones per game instead. With --deflate the seats offer permessage-deflate (as
+// browsers do) and the result's wireBytesPerMovePerSeat shows what compression leaves.
 //
 // With --coordinated the driver prints "@phase <name>" on stdout at each phase boundary
 // and waits for one line on stdin before going on (load/bench_hot_path.py reads the
@@ -38,6 +39,7 @@ const { values: options } = parseArgs({
     "fresh-connections": { type: "boolean", default: false },
     coordinated: { type: "boolean", default: false },
     protocol: { type: "string", default: "2" },
+    deflate: { type: "boolean", default: false },
   },
 });
 // Protocol 1 (the former form: a whole view after every move) is spoken to measure an
@@ -70,6 +72,25 @@ function measures() {
 
 const stats = { ...measures(), failed: 0, failures: {}, dropped: 0 };
 
+// Bytes the seats' sockets read off the wire (frame headers and compression included): the
+// sockets open now, plus what the closed ones had read.
+const openSockets = new Set();
+let closedBytes = 0;
+
+function track(socket) {
+  openSockets.add(socket);
+  socket.on("close", () => {
+    openSockets.delete(socket);
+    closedBytes += socket._socket?.bytesRead ?? 0;
+  });
+}
+
+function wireBytes() {
+  let total = closedBytes;
+  for (const socket of openSockets) total += socket._socket?.bytesRead ?? 0;
+  return total;
+}
+
 function fail(kind) {
   stats.failed += 1;
   stats.failures[kind] = (stats.failures[kind] ?? 0) + 1;
@@ -97,6 +118,7 @@ class RelayTable {
   connect(seat) {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(`${options.url}?game=${this.game}&seat=${seat}`, { perMessageDeflate: false });
+      track(socket);
       socket.on("open", () => resolve(socket));
       socket.on("error", reject);
       socket.on("message", (data) => this.received(seat, data));
@@ -175,7 +197,10 @@ class Seat {
   open() {
     return new Promise((resolve, reject) => {
       const url = URLS[this.seat % URLS.length].replace(/^http/, "ws") + `${PREFIX}/ws`;
-      const socket = new WebSocket(url, [`packplay.v${options.protocol}.${ENCODING}`], { perMessageDeflate: false });
+      const socket = new WebSocket(url, [`packplay.v${options.protocol}.${ENCODING}`], {
+        perMessageDeflate: options.deflate,
+      });
+      track(socket);
       this.socket = socket;
       this.waiting = { resolve, reject };
       socket.binaryType = "nodebuffer";
@@ -406,9 +431,11 @@ async function main() {
   await phase("play");
   measuring = true;
   const cpuBefore = process.cpuUsage();
+  const wireBefore = wireBytes();
   const playBegan = performance.now();
   await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
   measuring = false;
+  const wire = wireBytes() - wireBefore;
   const seconds = (performance.now() - playBegan) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   await phase("end");
@@ -440,6 +467,7 @@ async function main() {
     p99: percentile(sorted, 0.99),
     framesPerMovePerSeat: stats.framesIn / Math.max(1, stats.moves) / 2,
     bytesPerMovePerSeat: stats.bytesIn / Math.max(1, stats.moves) / 2,
+    wireBytesPerMovePerSeat: wire / Math.max(1, stats.moves) / 2,
     updateBytesP50: percentile(stats.updateBytes.sort((a, b) => a - b), 0.5),
     setups: stats.setups,
     setupSeconds,
