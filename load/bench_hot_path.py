@@ -22,12 +22,12 @@ process ('load/bench_moves.mjs', on the 'ws' package and the JavaScript SDK's he
 The server is pinned to one core with its Redis, the driver to the other ('taskset');
 the relay ('load/relay.py') runs under the same uvicorn settings as the server. Printed
 per system and N: moves/s, p50/p99 move-to-every-seat latency, server and Redis CPU per
-move, Redis round trips and bytes per move, frames and bytes per move to each seat (the
-median size of an update frame, and the bytes its sockets read off the wire: frame
-headers, compression and the frames of the games set up while measuring included),
-failed actions and dropped connections; then server RSS per idle connection, and Redis
-memory per active and per finished game. Compare figures as ratios within one run:
-absolute figures drift.
+move (and the share of the server's CPU its garbage collector's pauses took), Redis round
+trips and bytes per move, frames and bytes per move to each seat (the median size of an
+update frame, and the bytes its sockets read off the wire: frame headers, compression and
+the frames of the games set up while measuring included), failed actions and dropped
+connections; then server RSS per idle connection, and Redis memory per active and per
+finished game. Compare figures as ratios within one run: absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
@@ -98,6 +98,8 @@ class Counters:
     redis_cpu: float
     redis: dict[str, int]
     batches: float
+    gc_seconds: float
+    """The server processes' garbage-collector pauses (NaN for a server that does not time them)."""
 
     def minus(self, earlier: Counters) -> Counters:
         return Counters(
@@ -105,6 +107,7 @@ class Counters:
             self.redis_cpu - earlier.redis_cpu,
             {k: v - earlier.redis.get(k, 0) for k, v in self.redis.items()},
             self.batches - earlier.batches,
+            self.gc_seconds - earlier.gc_seconds,
         )
 
 
@@ -160,11 +163,13 @@ def counters(deployment: Deployment, protocol: int) -> Counters:
         info: Any = store.info("stats")
         for key in wanted:
             totals[key] += int(info[key])
+    metrics = [_metrics(port, protocol) for port in deployment.ports]
     return Counters(
         server_cpu=sum(_cpu(server) for server in deployment.servers),
         redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
         redis=totals,
-        batches=sum(_metric(port, protocol, "packplay_redis_batches_total") for port in deployment.ports),
+        batches=sum(_sample(text, "packplay_redis_batches_total") for text in metrics),
+        gc_seconds=sum(_sample(text, "packplay_gc_pause_seconds_sum") for text in metrics),
     )
 
 
@@ -178,18 +183,21 @@ def _cpu(process: psutil.Process) -> float:
     return float(total)
 
 
-def _metric(port: int, protocol: int, name: str) -> float:
-    """A counter of the server's metrics; NaN for a server that does not count it, or that
-    did not answer (a busy one is given time: a wrong count would print a wrong figure)."""
-    text = ""
+def _metrics(port: int, protocol: int) -> str:
+    """The server's metrics, '' when it did not answer (a busy one is given time)."""
     for _ in range(3):
         try:
-            text = httpx.get(f"http://127.0.0.1:{port}/v{protocol}/metrics", timeout=30).text
-            break
+            return httpx.get(f"http://127.0.0.1:{port}/v{protocol}/metrics", timeout=30).text
         except httpx.HTTPError:
             time.sleep(1)
-    found = re.search(rf"^{name} ([0-9.e+]+)$", text, re.MULTILINE)
-    return float(found.group(1)) if found else float("nan")
+    return ""
+
+
+def _sample(text: str, name: str) -> float:
+    """A metric's value summed over its labels; NaN for a server that does not report it, or
+    that did not answer (a wrong count would print a wrong figure)."""
+    found = re.findall(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+-]+)$", text, re.MULTILINE)
+    return sum(map(float, found)) if found else float("nan")
 
 
 @dataclass
@@ -320,9 +328,11 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     if result.get("wireBytesPerMovePerSeat") is not None:
         seats += f", {result['wireBytesPerMovePerSeat']:6.0f} B/move read off the wire"
     health = f"failed {result['failed']}, dropped {result['dropped']}"
+    server = f"server {in_game_cpu / moves * 1e6:5.0f} us/move"
+    if name != "relay":
+        server += f" (GC pauses {play.gc_seconds / play.server_cpu:4.0%} of it)"
     lines = [
-        f"{head} | server {in_game_cpu / moves * 1e6:5.0f} us/move{redis_part} | {seats} | {health}"
-        f" | driver CPU {result['driverCpuShare']:.0%}"
+        f"{head} | {server}{redis_part} | {seats} | {health} | driver CPU {result['driverCpuShare']:.0%}"
     ]
     if name != "relay":
         replaced = result.get("setups", 0)

@@ -208,6 +208,7 @@ async def test_operations_endpoints(http: httpx.AsyncClient) -> None:
     assert ready == {"ready": True, "checks": {"redis": True, "accepting": True}}
     metrics = await http.get("/v2/metrics")
     assert metrics.status_code == 200 and "packplay_ws_connections" in metrics.text
+    assert 'packplay_gc_pause_seconds_count{generation="0"}' in metrics.text
     document = (await http.get("/v2/openapi.json")).json()
     validate(document)
     assert "/v2/games/{game_id}/replay" in document["paths"]

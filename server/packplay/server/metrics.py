@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
@@ -51,6 +53,31 @@ class Metrics:
             "packplay_clock_timeouts_total", "Actions played for seats whose clock ran out",
             registry=self.registry,
         )  # fmt: skip
+
+        self.gc_pauses = Histogram(
+            "packplay_gc_pause_seconds",
+            "Pauses of Python's cyclic garbage collector, by generation collected (2: a full"
+            " collection); the event loop serves nobody meanwhile",
+            ["generation"],
+            buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+            registry=self.registry,
+        )
+        self._gc_generations = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
+        self._gc_began = 0.0
+
+    def time_gc(self) -> None:
+        """Time every collection of this process from now on (until :meth:`stop_timing_gc`)."""
+        gc.callbacks.append(self._gc_pause)
+
+    def stop_timing_gc(self) -> None:
+        if self._gc_pause in gc.callbacks:
+            gc.callbacks.remove(self._gc_pause)
+
+    def _gc_pause(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._gc_began = time.perf_counter()
+        else:
+            self._gc_generations[info["generation"]].observe(time.perf_counter() - self._gc_began)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)

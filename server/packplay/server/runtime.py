@@ -128,6 +128,7 @@ class Runtime:
         # (700) a young collection runs every move or two, and with it, ten and a hundred
         # times less often, the older generations' ones, which walk the tables held.
         gc.set_threshold(GC_YOUNG_THRESHOLD, *gc.get_threshold()[1:])
+        self.metrics.time_gc()
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
             tournament_store, self.service, settings, self.process_id, announce=tournament_store.announce
@@ -142,6 +143,7 @@ class Runtime:
         self._drain_on_sigterm()
 
     async def stop(self) -> None:
+        self.metrics.stop_timing_gc()
         self.accepting = False
         self._stopping.set()
         if self._drain_task is not None and not self._drain_task.done():

@@ -1,0 +1,42 @@
+"""The process's metrics that need no server: the garbage collector's pauses."""
+
+from __future__ import annotations
+
+import gc
+
+from packplay.server.metrics import Metrics
+
+
+def _pauses(metrics: Metrics, generation: int) -> float:
+    labels = {"generation": str(generation)}
+    return metrics.registry.get_sample_value("packplay_gc_pause_seconds_count", labels) or 0.0
+
+
+def test_every_collection_is_timed_by_generation_while_timing_is_on() -> None:
+    metrics = Metrics()
+    metrics.time_gc()
+    try:
+        gc.collect(0)
+        gc.collect(2)
+        young, full = _pauses(metrics, 0), _pauses(metrics, 2)
+        assert young >= 1 and full >= 1
+        total = metrics.registry.get_sample_value("packplay_gc_pause_seconds_sum", {"generation": "2"})
+        assert total is not None and total > 0
+    finally:
+        metrics.stop_timing_gc()
+    gc.collect(0)
+    assert _pauses(metrics, 0) == young, "no longer timed once stopped"
+    assert b'packplay_gc_pause_seconds_bucket{generation="2",le="2.5"}' in metrics.render()
+
+
+def test_two_registries_time_collections_on_their_own() -> None:
+    first, second = Metrics(), Metrics()
+    first.time_gc()
+    second.time_gc()
+    try:
+        gc.collect(1)
+        assert _pauses(first, 1) >= 1 and _pauses(second, 1) >= 1
+    finally:
+        first.stop_timing_gc()
+        second.stop_timing_gc()
+    assert first._gc_pause not in gc.callbacks and second._gc_pause not in gc.callbacks
