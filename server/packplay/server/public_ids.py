@@ -1,4 +1,5 @@
-"""Ids and secrets handed to clients: URL-safe, and never starting with a dash or an underscore.
+"""Ids handed to clients (games, tournaments, invite codes): URL-safe, and never starting
+with a dash or an underscore.
 
 A leading dash would make an id read as an option on a command line (``packplay tournament
 watch URL -x7...``), so such draws are drawn again; the alphabet and length stay those of
