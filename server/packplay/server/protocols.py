@@ -241,13 +241,17 @@ def deflate(keep_context: bool) -> ServerPerMessageDeflateFactory:
     unless ``keep_context``, no context takeover either way (the server says so for the
     client too, as RFC 7692 lets it). Then a compressor or decompressor lives only while
     its message passes, and an idle connection holds neither: it is most connections of a
-    tournament, which wait far longer than they play."""
+    tournament, which wait far longer than they play.
+
+    zlib's fastest level: on a Day vs Night update it takes about a quarter less CPU than the
+    default level for 5% more bytes (593 against 564 at the median), and the server runs out
+    of CPU long before its clients run out of bandwidth."""
     return ServerPerMessageDeflateFactory(
         server_no_context_takeover=not keep_context,
         client_no_context_takeover=not keep_context,
         server_max_window_bits=12,
         client_max_window_bits=12,
-        compress_settings={"memLevel": 5},
+        compress_settings={"memLevel": 5, "level": 1},
     )
 
 
