@@ -203,6 +203,26 @@ async def test_the_process_that_seated_a_game_proves_its_tokens_without_reading_
     assert await service.seat_of(tokens[1]) == (game_id, 1)
 
 
+async def test_a_quiet_game_whose_entry_pubsub_dropped_is_caught_up_from_redis(
+    service: Service, other: Service
+) -> None:
+    """``other`` watches the game, but the channel never hands it ``service``'s move (these
+    services run no subscription): no later entry will reveal the gap. Once the game has
+    been quiet long enough, the watchdog's check reads its version and catches up."""
+    game_id, _ = await _started(service)
+    recorder = await _watch(other, game_id, 0)
+    version = await _play_one(service, game_id, random.Random(11))
+    assert recorder.document is not None and recorder.document["version"] == version - 1
+
+    assert await other.tables.check_quiet(60.0) == 0, "a game that moved just now is not checked"
+    assert recorder.document["version"] == version - 1
+    assert await other.tables.check_quiet(0.0) == 1
+    assert recorder.document["version"] == version
+    whole = await other.resume(game_id, 0, None)
+    assert _json(whole.messages[0]) == recorder.document
+    assert await other.tables.check_quiet(0.0) == 0, "caught up: nothing more to read"
+
+
 async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Service, other: Service) -> None:
     """``service`` holds a copy it is not kept up to date on; ``other`` moves the game on."""
     game_id, _ = await _started(service)

@@ -46,6 +46,9 @@ PROCESS_HEADER = "packplay-process"
 DRAIN_REASON = "the server is restarting: reconnect and resume"
 IDLE_PINGS = 3
 """A connection silent for this many ping intervals is closed."""
+QUIET_GAME_SECONDS = 5.0
+"""A watched game without a move for this long has its version checked at each sweep of the
+watchdog (one batched read for all such games)."""
 GC_YOUNG_THRESHOLD = 20_000
 """Allocations between two young collections (the interpreter's default is 700)."""
 
@@ -257,6 +260,13 @@ class Runtime:
                     connection.stop(f"idle: no message for {silence:.0f} s", CloseCode.NORMAL)
             if cold_after > 0:
                 self.service.tables.cool(cold_after)
+            try:
+                caught_up = await self.service.tables.check_quiet(QUIET_GAME_SECONDS)
+            except (RedisError, OSError, TimeoutError) as error:
+                log.warning("quiet games not checked: %s", error)
+            else:
+                if caught_up:
+                    log.info("%d quiet games caught up from Redis: pub/sub had dropped entries", caught_up)
 
     async def _clocks(self) -> None:
         """Any process may play a timed-out seat's default action; the version CAS makes it once."""

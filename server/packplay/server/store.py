@@ -655,6 +655,13 @@ class Store:
             return None
         return _snapshot(_pairs(fields), setup, state, int(seats) // 2)
 
+    async def versions(self, game_ids: list[str]) -> list[int | None]:
+        """The version each game is at (None: gone), in one batch."""
+        replies = await asyncio.gather(
+            *(self.pipeline.call("HGET", keys.game(game_id), "version") for game_id in game_ids)
+        )
+        return [None if reply is None else int(reply) for reply in replies]
+
     async def watch(self, game_id: str) -> int | None:
         """This process is sent the game's next entries; the version the game is at (None: gone)."""
         reply = await self.pipeline.run(

@@ -418,6 +418,30 @@ class Tables:
                 cooled += 1
         return cooled
 
+    async def check_quiet(self, quiet_seconds: float) -> int:
+        """Catch up every watched game without a move for ``quiet_seconds`` that Redis holds at
+        a later version; how many. Pub/sub delivers at most once: an entry it dropped (a
+        channel that failed over, a replica still syncing) shows as a gap only when a later
+        entry comes, and a game whose seats all wait on the lost move would wait for ever."""
+        quiet_since = time.monotonic() - quiet_seconds
+        quiet = [
+            table
+            for table in self._tables.values()
+            if table.live and table.watched and table.replica is not None and table.last_active <= quiet_since
+        ]
+        if not quiet:
+            return 0
+        stored = await self.store.versions([table.game_id for table in quiet])
+        behind = [
+            (table, version)
+            for table, version in zip(quiet, stored, strict=True)
+            if version is not None and table.replica is not None and version > table.replica.version
+        ]
+        for table, version in behind:
+            async with table.lock:
+                await self.catch_up(table, until=version)
+        return len(behind)
+
     async def resync_all(self) -> None:
         """The channel may have dropped entries: every live table catches up from the log."""
         for table in list(self._tables.values()):
