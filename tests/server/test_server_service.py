@@ -223,6 +223,21 @@ async def test_a_quiet_game_whose_entry_pubsub_dropped_is_caught_up_from_redis(
     assert await other.tables.check_quiet(0.0) == 0, "caught up: nothing more to read"
 
 
+async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(service: Service, other: Service) -> None:
+    """As above, for a game the other process had let go of (no move for ``cold_after``):
+    it is read again, and its watchers catch up with a whole view."""
+    game_id, _ = await _started(service)
+    recorder = await _watch(other, game_id, 1)
+    other.tables.cool(0.0)
+    table = other.tables.get(game_id)
+    assert table.replica is None and table.cold_version == 0
+    version = await _play_one(service, game_id, random.Random(12))
+    assert await other.tables.check_quiet(0.0) == 1
+    assert recorder.resyncs == 1
+    assert table.replica is not None and table.replica.version == version
+    assert await other.tables.check_quiet(0.0) == 0
+
+
 async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Service, other: Service) -> None:
     """``service`` holds a copy it is not kept up to date on; ``other`` moves the game on."""
     game_id, _ = await _started(service)

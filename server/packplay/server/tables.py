@@ -171,6 +171,11 @@ class Table:
                 watcher.resync()
 
 
+def _held(table: Table) -> int | None:
+    """The version the table's watchers hold: its replica's, or the one it was let go at."""
+    return table.replica.version if table.replica is not None else table.cold_version
+
+
 class Tables:
     """Every table of this process; the store is the only way to fill them."""
 
@@ -425,21 +430,26 @@ class Tables:
         entry comes, and a game whose seats all wait on the lost move would wait for ever."""
         quiet_since = time.monotonic() - quiet_seconds
         quiet = [
-            table
+            (table, held)
             for table in self._tables.values()
-            if table.live and table.watched and table.replica is not None and table.last_active <= quiet_since
-        ]
+            if table.live and table.watched and table.last_active <= quiet_since
+            and (held := _held(table)) is not None
+        ]  # fmt: skip
         if not quiet:
             return 0
-        stored = await self.store.versions([table.game_id for table in quiet])
+        stored = await self.store.versions([table.game_id for table, _ in quiet])
         behind = [
-            (table, version)
-            for table, version in zip(quiet, stored, strict=True)
-            if version is not None and table.replica is not None and version > table.replica.version
+            table
+            for (table, held), version in zip(quiet, stored, strict=True)
+            if version is not None and version > held
         ]
-        for table, version in behind:
+        for table in behind:
             async with table.lock:
-                await self.catch_up(table, until=version)
+                if table.replica is not None:
+                    await self.catch_up(table)
+                else:  # let go of while quiet: read again, its watchers catch up with a whole view
+                    with contextlib.suppress(LookupError):
+                        await self.ensure(table, watch=True)
         return len(behind)
 
     async def resync_all(self) -> None:
