@@ -260,13 +260,19 @@ class Runtime:
                     connection.stop(f"idle: no message for {silence:.0f} s", CloseCode.NORMAL)
             if cold_after > 0:
                 self.service.tables.cool(cold_after)
-            try:
-                caught_up = await self.service.tables.check_quiet(QUIET_GAME_SECONDS)
-            except (RedisError, OSError, TimeoutError) as error:
-                log.warning("quiet games not checked: %s", error)
-            else:
-                if caught_up:
-                    log.info("%d quiet games caught up from Redis: pub/sub had dropped entries", caught_up)
+            await self._check_quiet_games()
+
+    async def _check_quiet_games(self) -> None:
+        """One pass of the quiet-game check; whatever fails, the watchdog goes on."""
+        try:
+            caught_up = await self.service.tables.check_quiet(QUIET_GAME_SECONDS)
+        except (RedisError, OSError, TimeoutError) as error:
+            log.warning("quiet games not checked: %s", error)
+        except Exception:
+            log.exception("quiet games not checked")
+        else:
+            if caught_up:
+                log.info("%d quiet games caught up from Redis: pub/sub had dropped entries", caught_up)
 
     async def _clocks(self) -> None:
         """Any process may play a timed-out seat's default action; the version CAS makes it once."""
