@@ -22,7 +22,7 @@ process ('load/bench_moves.mjs', on the 'ws' package and the JavaScript SDK's he
 The server is pinned to one core with its Redis, the driver to the other ('taskset');
 the relay ('load/relay.py') runs under the same uvicorn settings as the server. Printed
 per system and N: moves/s, p50/p99 move-to-every-seat latency, server and Redis CPU per
-move (and the share of the server's CPU its garbage collector's pauses took), Redis round
+move (and the share of the server's CPU its garbage collector took), Redis round
 trips and bytes per move, frames and bytes per move to each seat (the median size of an
 update frame, and the bytes its sockets read off the wire: frame headers, compression and
 the frames of the games set up while measuring included), failed actions and dropped
@@ -99,7 +99,7 @@ class Counters:
     redis: dict[str, int]
     batches: float
     gc_seconds: float
-    """The server processes' garbage-collector pauses (NaN for a server that does not time them)."""
+    """The server processes' CPU time in garbage collection (NaN for a server that does not time it)."""
 
     def minus(self, earlier: Counters) -> Counters:
         return Counters(
@@ -125,6 +125,11 @@ def running(system: System, port: int, cpu: str | None) -> Iterator[psutil.Proce
         try:
             _wait_listening(port, process, log)
             yield psutil.Process(process.pid)
+        except BaseException:
+            log.seek(0)
+            tail = log.read()[-3000:].decode(errors="replace")
+            sys.stderr.write(f"the end of {system.name}'s log on port {port}:\n{tail}\n")
+            raise
         finally:
             process.terminate()
             try:
@@ -169,7 +174,7 @@ def counters(deployment: Deployment, protocol: int) -> Counters:
         redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
         redis=totals,
         batches=sum(_sample(text, "packplay_redis_batches_total") for text in metrics),
-        gc_seconds=sum(_sample(text, "packplay_gc_pause_seconds_sum") for text in metrics),
+        gc_seconds=sum(_sample(text, "packplay_gc_cpu_seconds_total") for text in metrics),
     )
 
 
@@ -330,7 +335,7 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     health = f"failed {result['failed']}, dropped {result['dropped']}"
     server = f"server {in_game_cpu / moves * 1e6:5.0f} us/move"
     if name != "relay":
-        server += f" (GC pauses {play.gc_seconds / play.server_cpu:4.0%} of it)"
+        server += f" (garbage collection {play.gc_seconds / play.server_cpu:4.0%} of it)"
     lines = [
         f"{head} | {server}{redis_part} | {seats} | {health} | driver CPU {result['driverCpuShare']:.0%}"
     ]

@@ -161,11 +161,18 @@ let nextAction = 0;
 
 async function rest(method, path, body) {
   const base = URLS[nextRest++ % URLS.length];
-  const response = await fetch(`${base}${path}`, {
-    method,
-    headers: { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  let response;
+  try {
+    response = await fetch(`${base}${path}`, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (error) {
+    // undici says only "fetch failed"; what failed is in its cause.
+    const cause = error.cause === undefined ? "" : `: ${error.cause.code ?? ""} ${error.cause.message}`;
+    throw new Error(`${method} ${path}: ${error.message}${cause}`);
+  }
   if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
   return response.json();
 }

@@ -62,8 +62,15 @@ class Metrics:
             buckets=(0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
             registry=self.registry,
         )
+        self.gc_cpu = Counter(
+            "packplay_gc_cpu_seconds",
+            "CPU time of this process's thread spent in the garbage collector's pauses (a pause"
+            " also lasts while the core runs another process: this is what the collections cost)",
+            registry=self.registry,
+        )
         self._gc_generations = [self.gc_pauses.labels(str(generation)) for generation in range(3)]
         self._gc_began = 0.0
+        self._gc_cpu_began = 0.0
 
     def time_gc(self) -> None:
         """Time every collection of this process from now on (until :meth:`stop_timing_gc`)."""
@@ -76,8 +83,10 @@ class Metrics:
     def _gc_pause(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_began = time.perf_counter()
+            self._gc_cpu_began = time.thread_time()
         else:
             self._gc_generations[info["generation"]].observe(time.perf_counter() - self._gc_began)
+            self.gc_cpu.inc(time.thread_time() - self._gc_cpu_began)
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
