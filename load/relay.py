@@ -57,4 +57,5 @@ if __name__ == "__main__":
         ws_per_message_deflate=False,
         log_level="warning",
         backlog=8192,
+        loop="packplay.server.listener:Loop",  # the server's loop, which accepts in batches
     )

@@ -66,6 +66,8 @@ def serve(options: argparse.Namespace | None = None) -> int:
             workers=settings.workers,
             http="packplay.server.protocols:GuardedHttpProtocol",
             ws="packplay.server.protocols:GuardedWebSocketProtocol",
+            backlog=settings.backlog,
+            loop="packplay.server.listener:Loop",
             timeout_keep_alive=settings.keep_alive_timeout,
             ws_max_size=settings.frame_limit,
             # The protocol has its own ping, and the watchdog closes a connection silent for

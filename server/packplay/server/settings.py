@@ -95,6 +95,10 @@ class Settings:
     headers, WebSocket handshakes included; then 408 and the connection is closed."""
     body_timeout: float = 30.0
     """Seconds from the end of a request's headers to the end of its body; then 408 and closed."""
+    backlog: int = 8192
+    """Connections the kernel holds for the process before it accepts them (capped by
+    ``net.core.somaxconn``). A burst beyond it is refused at the TCP level: clients see a
+    connection reset or a connect timeout, and no answer says to retry."""
     keep_alive_timeout: int = 5
     """Seconds an HTTP connection may stay idle between two requests (behind a load balancer,
     choose more than its idle timeout)."""
@@ -185,7 +189,7 @@ _POSITIVE = (
     "workers", "redis_connections", "redis_pipelines", "redis_timeout", "redis_replica_timeout",
     "cached_games", "finished_ttl", "lobby_ttl", "active_ttl", "send_queue", "actions_per_second",
     "action_burst", "frames_per_second", "frame_burst", "resumes_per_minute", "games_burst",
-    "frame_limit", "header_timeout", "body_timeout", "keep_alive_timeout", "write_timeout",
+    "frame_limit", "backlog", "header_timeout", "body_timeout", "keep_alive_timeout", "write_timeout",
     "close_timeout", "hello_timeout", "ping_interval", "clock_interval", "house_seconds",
     "house_grace", "house_threads", "tournament_interval", "tournament_ttl",
 )  # fmt: skip
