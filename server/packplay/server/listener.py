@@ -1,10 +1,11 @@
 """The event loop the server runs on: uvloop, with listening sockets that accept in batches.
 
-libuv, under uvloop, accepts one connection per turn of the event loop (since libuv 1.45).
-A turn of a busy server's loop takes as long as the work that is ready: at 5,000 games
-on one core, half a second. New connections then go in at two a second, the kernel's
-queue of waiting connections fills within a burst (players starting their next games at
-once), and further clients get a reset or a connect timeout, never an answer.
+libuv, under uvloop, accepts one connection per turn of the event loop (the listening
+socket stays readable, so the next turn takes the next one). A turn of a busy server's
+loop takes as long as the work that is ready: at 5,000 games on one core, half a second.
+New connections then go in at two a second, the kernel's queue of waiting connections
+fills within a burst (players starting their next games at once), and further clients
+get a reset or a connect timeout, never an answer.
 
 :class:`Loop` is uvloop's loop with its own ``create_server`` for TCP: the listening
 socket is watched like any other file descriptor, and each time it is readable up to
@@ -37,7 +38,8 @@ ProtocolFactory = Callable[[], asyncio.BaseProtocol]
 
 
 class Loop(uvloop.Loop):
-    """uvloop's event loop, whose TCP servers accept every waiting connection at each turn."""
+    """uvloop's event loop, whose TCP servers accept up to :data:`ACCEPT_BATCH` waiting
+    connections at each turn."""
 
     async def create_server(  # type: ignore[override]  # the parameters uvicorn passes, by name
         self,
