@@ -1,7 +1,9 @@
-"""The server's event loop accepts every waiting connection at each turn (real sockets)."""
+"""The server's event loop accepts the connections waiting at each turn (real sockets), and
+`packplay serve` runs on it."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import errno
 import socket
@@ -9,9 +11,12 @@ from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
+import uvicorn
+from uvicorn.importer import import_from_string
 
-from packplay.server import listener
+from packplay.server import listener, main
 from packplay.server.listener import Loop
+from packplay.server.settings import SETTINGS_ENV
 
 
 class Counted(asyncio.Protocol):
@@ -87,3 +92,14 @@ def test_a_listener_out_of_file_descriptors_rests_then_accepts_again(monkeypatch
         Counted.made[0].close()
 
     run(main)
+
+
+def test_the_server_runs_on_this_loop_with_the_configured_backlog(monkeypatch: pytest.MonkeyPatch) -> None:
+    ran: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
+    monkeypatch.setenv("PACKPLAY_BACKLOG", "300")
+    monkeypatch.delenv(SETTINGS_ENV, raising=False)
+    options = argparse.Namespace(redis_url="redis://127.0.0.1:1/0")
+    assert main.serve(options) == 0
+    assert import_from_string(ran["loop"]) is Loop
+    assert ran["backlog"] == 300
