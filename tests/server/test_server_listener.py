@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import errno
+import os
 import socket
 from collections.abc import Callable, Coroutine
 from typing import Any
@@ -98,8 +99,13 @@ def test_the_server_runs_on_this_loop_with_the_configured_backlog(monkeypatch: p
     ran: dict[str, Any] = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **options: ran.update(options))
     monkeypatch.setenv("PACKPLAY_BACKLOG", "300")
-    monkeypatch.delenv(SETTINGS_ENV, raising=False)
+    # serve() hands its settings to uvicorn's workers through the environment: set first so
+    # that the undo removes what serve() writes there.
+    monkeypatch.setenv(SETTINGS_ENV, "{}")
+    monkeypatch.delenv(SETTINGS_ENV)
     options = argparse.Namespace(redis_url="redis://127.0.0.1:1/0")
     assert main.serve(options) == 0
     assert import_from_string(ran["loop"]) is Loop
     assert ran["backlog"] == 300
+    monkeypatch.undo()
+    assert SETTINGS_ENV not in os.environ
