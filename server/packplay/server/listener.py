@@ -58,25 +58,21 @@ class Loop(uvloop.Loop):
                 protocol_factory, host, port, sock=sock, backlog=backlog, ssl=ssl, **options
             )
             return server
-        sockets = [sock] if sock is not None else await self._listening(host, port, options)
+        sockets = [sock] if sock is not None else await self._listening(host, port, backlog, options)
         return BatchAcceptServer(self, protocol_factory, sockets, backlog)
 
     async def _listening(
-        self, host: str | None, port: int | None, options: dict[str, Any]
+        self, host: str | None, port: int | None, backlog: int, options: dict[str, Any]
     ) -> list[socket.socket]:
         """Bound sockets for every address of ``host`` (what asyncio's own server binds)."""
         found = await self.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
         sockets: list[socket.socket] = []
         try:
-            for family, kind, proto, _, address in dict.fromkeys(found):
-                listening = socket.socket(family, kind, proto)
-                sockets.append(listening)
-                listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-                if options.get("reuse_port"):
-                    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-                if family == socket.AF_INET6:
-                    listening.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-                listening.bind(address)
+            reuse_port = bool(options.get("reuse_port"))
+            for family, address in dict.fromkeys((info[0], info[4]) for info in found):
+                sockets.append(
+                    socket.create_server(address, family=family, backlog=backlog, reuse_port=reuse_port)
+                )
         except BaseException:
             for listening in sockets:
                 listening.close()
