@@ -146,8 +146,8 @@ class BatchAcceptServer(asyncio.AbstractServer):
 
     def _started(self, task: asyncio.Task[Any]) -> None:
         self._starting.discard(task)
-        if not task.cancelled() and task.exception() is not None:
-            log.warning("a connection could not be set up: %s", task.exception())
+        if not task.cancelled() and (error := task.exception()) is not None:
+            log.warning("a connection could not be set up: %s", error)
 
     def _rest(self, listening: socket.socket, error: OSError) -> None:
         """Out of file descriptors: stop accepting for a while (the kernel keeps the queue)."""
