@@ -91,7 +91,7 @@ def connect(
         parts = [unquote(part) for part in parsed.path.split("/") if part]
         if not parts:
             raise RedisUrlError(f"a Sentinel URL names its master: {parsed.scheme}://host:port/<master name>")
-        sentinel = Sentinel(  # type: ignore[no-untyped-call]
+        sentinel = Sentinel(  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2 on
             _hosts(parsed),
             sentinel_kwargs={"socket_connect_timeout": timeout, "protocol": 2},
             ssl=parsed.scheme.startswith("rediss"),
