@@ -210,7 +210,7 @@ class Fanout:
         pubsubs, self._pubsubs = self._pubsubs, []
         for pubsub, connection in pubsubs:
             with contextlib.suppress(Exception):
-                await pubsub.aclose()  # type: ignore[no-untyped-call]
+                await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2 on
             if connection is not None:
                 with contextlib.suppress(Exception):
                     await connection.aclose()
