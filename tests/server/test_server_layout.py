@@ -3,17 +3,22 @@ topology, and the replicas' acknowledgement of writes."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import random
+import signal
 from collections import Counter
+from pathlib import Path
+from typing import Any
 
 import pytest
+from redis_topologies import HOST, _start
 
 from packplay.games.base import GameConfig
 from packplay.server import keys
 from packplay.server.pipeline import NotReplicated, command_slot
 from packplay.server.redis_urls import RedisUrlError, connect, topology
-from packplay.server.store import GameMeta, Store
+from packplay.server.store import Answer, Commit, GameMeta, LogEntry, Store, encode, entry_decoder, hash_token
 
 # Ids drawn as the server draws them, from a fixed seed (the same on every test worker).
 _ids = random.Random(7)
@@ -86,3 +91,78 @@ async def test_a_write_no_replica_acknowledges_fails_as_retryable_and_is_answere
     finally:
         await durable.close()
         await plain.close()
+
+
+async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_holds_it(
+    tmp_path: Path,
+) -> None:
+    master = _start(tmp_path / "master")
+    replica = _start(tmp_path / "replica", "--replicaof", HOST, str(master.port))
+    durable = Store.from_url(
+        f"redis://{HOST}:{master.port}", process_id="this", replicas=1, replica_timeout=0.2
+    )
+    other = Store.from_url(f"redis://{HOST}:{master.port}", process_id="other")
+    listener = other.redis.pubsub()
+    try:
+        await _until_replicating(durable)  # (not prepared: entries go by PUBLISH, as the listener expects)
+        meta = GameMeta(id="g1", config=GameConfig(game="day_night", players=2), seed=1, created=0.0)
+        await durable.create(meta, 60)
+        for seat in range(2):
+            await durable.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
+        assert await durable.start(meta, b"cards", b"state0", b"", None, ttl=60)
+        await other.load("g1", watch=True)
+        await listener.subscribe(keys.channel(keys.shard_of("g1"), "other"))
+        assert (await listener.get_message(timeout=1))["type"] == "subscribe"  # type: ignore[index]
+
+        replica.process.send_signal(signal.SIGSTOP)  # it holds nothing more until it goes on
+        try:
+            with pytest.raises(NotReplicated):
+                await durable.commit(_commit(0, "a1"))
+            assert await listener.get_message(ignore_subscribe_messages=True, timeout=0.5) is None, (
+                "a version a failover may still lose reaches no other process"
+            )
+        finally:
+            replica.process.send_signal(signal.SIGCONT)
+
+        again = await durable.commit(_commit(0, "a1"))  # the client, told unavailable, sends it again
+        assert again.outcome == "duplicate" and again.previous is not None and again.previous.accepted
+        assert _version_of(await listener.get_message(ignore_subscribe_messages=True, timeout=2)) == 1
+        assert (await durable.commit(_commit(1, "a2"))).outcome == "ok"
+        assert _version_of(await listener.get_message(ignore_subscribe_messages=True, timeout=2)) == 2
+    finally:
+        await listener.aclose()
+        await durable.close()
+        await other.close()
+        replica.stop()
+        master.stop()
+
+
+async def _until_replicating(store: Store) -> None:
+    for _ in range(100):
+        info = await store.redis.info("replication")
+        if info.get("slave0", {}).get("state") == "online":
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the replica did not catch up with its master")
+
+
+def _commit(expected: int, action_id: str) -> Commit:
+    entry = LogEntry(version=expected + 1, at=0.0, seat=0, action_id=action_id)
+    return Commit(
+        game_id="g1",
+        expected=expected,
+        status="active",
+        state=b"state",
+        decisions=b"",
+        entry=entry,
+        entry_bytes=encode(entry),
+        ttl=60,
+        answer=Answer(accepted=True, version=expected + 1, digest="d"),
+    )
+
+
+def _version_of(message: dict[str, Any] | None) -> int:
+    assert message is not None, "the entry was published"
+    game_id, _, raw = bytes(message["data"]).partition(b" ")
+    assert game_id == b"g1"
+    return entry_decoder.decode(raw).version

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -36,6 +37,8 @@ LOBBY_VERSION = -1
 """The version of a game waiting for players; setting it up makes version 0."""
 CATCH_UP_ENTRIES = 32
 """A commit that loses a race brings back at most this many entries it missed."""
+
+log = logging.getLogger(__name__)
 
 
 class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -351,9 +354,9 @@ return 'ok'
 #       seat's limit
 # ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
 #       origin process, the shard's channel prefix, catch-up count, publish command (SPUBLISH or
-#       PUBLISH), '1' to write the answer of a duplicate again (a write the replicas acknowledge
-#       after the original's: WAIT then covers it), the seat's limit (ms per action, burst;
-#       '' '': none)
+#       PUBLISH; '': the caller announces the entry itself, see _ANNOUNCE), '1' to write the
+#       answer of a duplicate again (a write the replicas acknowledge after the original's:
+#       WAIT then covers it), the seat's limit (ms per action, burst; '' '': none)
 _COMMIT = Script(
     _INDEXES
     + _LIMITS
@@ -385,13 +388,29 @@ else redis.call('ZREM', KEYS[8], ARGV[10]) end
 if ARGV[4] == 'active' then touch(KEYS[9], ARGV[10], tonumber(ARGV[9]))
 else index(KEYS[9], ARGV[10], tonumber(ARGV[9])) end
 for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[9]) end
-local message = ARGV[10] .. ' ' .. ARGV[8]
-for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
-  if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
+if ARGV[14] ~= '' then
+  local message = ARGV[10] .. ' ' .. ARGV[8]
+  for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+    if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
+  end
 end
 return {'ok', tostring(new)}
 """
 )
+
+# Durable commits publish their entry with this script once the replicas hold it: a process
+# that applied an entry a failover then lost would show its seats a version that never was.
+# KEYS: the game's. ARGV: game id, version, origin process, the shard's channel prefix,
+#       publish command
+_ANNOUNCE = Script("""
+local entry = redis.call('LINDEX', KEYS[5], ARGV[2])
+if not entry then return 0 end
+local message = ARGV[1] .. ' ' .. entry
+for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+  if process ~= ARGV[3] then redis.call(ARGV[5], ARGV[4] .. process, message) end
+end
+return 1
+""")
 
 # A refusal lives as long as its game: none is stored once the game is gone. A refusal counts
 # against the seat's limit as an applied action does.
@@ -459,6 +478,8 @@ class Store:
         self.sharded_pubsub = False
         """Entries travel as sharded messages (SPUBLISH, Redis 7 and later); see :meth:`prepare`."""
         self._rewrite_duplicates = "1" if replicas > 0 else ""
+        self._durable = replicas > 0
+        self._announcing: set[asyncio.Task[Any]] = set()
 
     @classmethod
     def from_url(
@@ -497,6 +518,7 @@ class Store:
         self.sharded_pubsub = all(_major_version(bytes(info)) >= 7 for info in versions)
 
     async def close(self) -> None:
+        await asyncio.gather(*self._announcing, return_exceptions=True)
         await self.pipeline.close()
         await self.redis.aclose()
 
@@ -706,21 +728,49 @@ class Store:
                 self.process_id,
                 keys.channel_prefix(keys.shard_of(game_id)),
                 CATCH_UP_ENTRIES,
-                "SPUBLISH" if self.sharded_pubsub else "PUBLISH",
+                "" if self._durable else self._publish_command(),
                 self._rewrite_duplicates,
                 *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
             ],
         )
         outcome = reply[0].decode()
         if outcome == "duplicate":
-            return CommitResult("duplicate", previous=_answer_decoder.decode(reply[1]))
+            previous = _answer_decoder.decode(reply[1])
+            if previous.accepted:
+                self._announce(game_id, previous.version)  # its first try may have failed before that
+            return CommitResult("duplicate", previous=previous)
         if outcome == "conflict":
             return CommitResult("conflict", version=int(reply[1]), missed=tuple(reply[2]))
         if outcome == "missing":
             return CommitResult("missing")
         if outcome == "limited":
             return CommitResult("limited", wait=int(reply[1]))
-        return CommitResult("ok", version=int(reply[1]))
+        version = int(reply[1])
+        self._announce(game_id, version)
+        return CommitResult("ok", version=version)
+
+    def _publish_command(self) -> str:
+        return "SPUBLISH" if self.sharded_pubsub else "PUBLISH"
+
+    def _announce(self, game_id: str, version: int) -> None:
+        """Publish a durable commit's entry to the other processes that watch its game, now that
+        the replicas hold it; the acting client's answer does not wait for this."""
+        if not self._durable:
+            return  # the commit script published it
+        task = asyncio.ensure_future(self._send_announcement(game_id, version))
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
+    async def _send_announcement(self, game_id: str, version: int) -> None:
+        arguments = [game_id, version, self.process_id, keys.channel_prefix(keys.shard_of(game_id))]
+        try:
+            await self.pipeline.run(
+                _ANNOUNCE, list(keys.game_keys(game_id)), [*arguments, self._publish_command()], durable=False
+            )
+        except Exception as error:
+            # A task of its own, so nobody else would hear of this. Pub/sub delivers at most
+            # once anyway: the other processes' quiet-game check reads what they missed.
+            log.warning("game %s: announcing version %s failed: %s", game_id, version, error)
 
     async def remember(
         self, game_id: str, seat: int, field: str, answer: Answer, limit: Rate | None = None
