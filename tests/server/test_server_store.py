@@ -154,6 +154,28 @@ async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
     assert 0 < await store.redis.ttl(keys.answers("g1")) <= 60, "refusals expire with their game"
 
 
+async def test_the_card_table_and_the_dealt_state_are_stored_packed_and_read_back_whole(
+    store: Store,
+) -> None:
+    cards = encode([[f"c{n:010x}", "MID", str(n), False, True] for n in range(32)])
+    dealt = encode({"hands": [[f"c{n:010x}" for n in range(16)], [f"c{n:010x}" for n in range(16, 32)]]})
+    await store.create(_meta(), ttl=60)
+    for seat in range(2):
+        await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
+    assert await store.start(_meta(), cards, dealt, b"", None, ttl=60)
+    stored_cards = await store.redis.lindex(keys.setup("g1"), 1)
+    stored_dealt = await store.redis.lindex(keys.log("g1"), 0)
+    assert len(stored_cards) < len(cards) / 2 and len(stored_dealt) < len(dealt) / 2
+    snapshot = await store.load("g1")
+    assert snapshot is not None and snapshot.cards == cards and snapshot.state == dealt
+    assert await store.dealt("g1") == dealt
+    # A game stored before they were packed is read as it was stored.
+    await store.redis.lset(keys.setup("g1"), 1, cards)
+    await store.redis.lset(keys.log("g1"), 0, dealt)
+    assert (await store.load("g1")).cards == cards  # type: ignore[union-attr]
+    assert await store.dealt("g1") == dealt
+
+
 async def test_entries_read_the_log_from_a_version(store: Store) -> None:
     await _started(store)
     for version in range(0, 5):

@@ -1,9 +1,10 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
-A game is five keys (see :mod:`packplay.server.keys`): a hash with its meta, status,
-version, card table, state and per-seat bookkeeping; a hash of taken seats; a stream
-with one entry per version (the action that made it; entry 0 holds the dealt state);
-a hash of stored refusals; the set of processes watching it. Every change of version
+A game is seven keys (see :func:`packplay.server.keys.game_keys`): a hash of its status,
+version, decisions and deadline; its set-up (its meta, and its card table packed, each card
+by its catalog identity); its current state; a hash of its taken seats; its log, a list with
+one entry per version (the action that made it; entry 0 holds the dealt state, packed); a
+hash of the answers given to action ids; the set of processes watching it. Every change of version
 goes through one Lua script that compares and sets the version, appends the entry,
 records the seat's answer and sends the entry to the other watching processes, all
 at once. Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
@@ -19,6 +20,7 @@ import asyncio
 import hashlib
 import logging
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -173,6 +175,21 @@ def answer_field(seat: int, action_id: str) -> str:
 
 
 encode = msgspec.msgpack.Encoder().encode
+
+
+def pack(blob: bytes) -> bytes:
+    """A blob written once and read seldom (a game's card table, its dealt state), compressed:
+    card ids are hexadecimal and set codes repeat, so it takes about half the memory."""
+    return zlib.compress(blob, 6)
+
+
+def unpack(stored: bytes) -> bytes:
+    """A packed blob back. Games stored before their blobs were packed hold them as they are:
+    a MessagePack map or array, whose first byte is never zlib's."""
+    return zlib.decompress(stored) if stored[:1] == _ZLIB_HEADER else stored
+
+
+_ZLIB_HEADER = b"\x78"
 _meta_decoder = msgspec.msgpack.Decoder(GameMeta)
 _answer_decoder = msgspec.msgpack.Decoder(Answer)
 entry_decoder = msgspec.msgpack.Decoder(LogEntry)
@@ -241,8 +258,8 @@ return 'ok'
 )
 
 # KEYS: the game's, then the shard's clocks and started-games index
-# ARGV: meta, game name, players, ttl, game id, cards, state, decisions, deadline,
-#       then per seat: hashed token, name
+# ARGV: meta, game name, players, ttl, game id, cards (packed), state, decisions, deadline,
+#       the state packed (entry 0 of the log), then per seat: hashed token, name
 _CREATE_SEATED = Script(
     _INDEXES
     + """
@@ -250,11 +267,11 @@ redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'acti
   'decisions', ARGV[8], 'deadline', ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[1], ARGV[6])
 redis.call('SET', KEYS[3], ARGV[7])
-for i = 10, #ARGV, 2 do
-  local seat = (i - 10) / 2
+for i = 11, #ARGV, 2 do
+  local seat = (i - 11) / 2
   redis.call('HSET', KEYS[4], seat, ARGV[i], 'n' .. seat, ARGV[i + 1])
 end
-redis.call('RPUSH', KEYS[5], ARGV[7])
+redis.call('RPUSH', KEYS[5], ARGV[10])
 if ARGV[9] ~= '' then
   redis.call('ZADD', KEYS[8], ARGV[9], ARGV[5])
   keep(KEYS[8], tonumber(ARGV[4]))
@@ -330,7 +347,8 @@ return version
 """)
 
 # KEYS: the game's, then the shard's clocks and started-games index
-# ARGV: cards, state, decisions, deadline, ttl, game id
+# ARGV: cards (packed), state, decisions, deadline, ttl, game id, the state packed (entry 0 of
+#       the log)
 _START = Script(
     _INDEXES
     + """
@@ -338,7 +356,7 @@ if redis.call('HGET', KEYS[1], 'status') ~= 'starting' then return 'not_starting
 redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[2])
-redis.call('RPUSH', KEYS[5], ARGV[2])
+redis.call('RPUSH', KEYS[5], ARGV[7])
 if ARGV[4] ~= '' then
   redis.call('ZADD', KEYS[8], ARGV[4], ARGV[6])
   keep(KEYS[8], tonumber(ARGV[5]))
@@ -574,7 +592,7 @@ class Store:
         """A new game with every seat taken (hashed token, name per seat), started at version 0."""
         args = [
             encode(meta), meta.config.game, meta.config.players, ttl, meta.id,
-            cards, state, decisions, "" if deadline is None else repr(deadline),
+            pack(cards), state, decisions, "" if deadline is None else repr(deadline), pack(state),
             *(part for digest, name in seats for part in (digest, name)),
         ]  # fmt: skip
         await self.pipeline.run(_CREATE_SEATED, [*keys.game_keys(meta.id), *_indexes(meta.id)], args)
@@ -702,7 +720,15 @@ class Store:
         reply = await self.pipeline.run(
             _START,
             [*keys.game_keys(meta.id), *_indexes(meta.id)],
-            [cards, state, decisions, "" if deadline is None else repr(deadline), ttl, meta.id],
+            [
+                pack(cards),
+                state,
+                decisions,
+                "" if deadline is None else repr(deadline),
+                ttl,
+                meta.id,
+                pack(state),
+            ],  # fmt: skip
         )
         return bytes(reply) == b"ok"
 
@@ -789,7 +815,7 @@ class Store:
     async def dealt(self, game_id: str) -> bytes | None:
         """The state the game was dealt (version 0), the start of every replay."""
         found: bytes | None = await self.pipeline.call("LINDEX", keys.log(game_id), 0)
-        return found
+        return None if found is None else unpack(found)
 
     async def entries(
         self, game_id: str, after: int, until: int | None = None
@@ -853,7 +879,7 @@ def _snapshot(raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, 
         meta=_meta_decoder.decode(setup[0]),
         status=raw[b"status"].decode(),  # type: ignore[arg-type]
         version=int(raw[b"version"]),
-        cards=setup[1] if len(setup) > 1 else None,
+        cards=unpack(setup[1]) if len(setup) > 1 else None,
         state=state,
         decisions=raw.get(b"decisions"),
         deadline=float(deadline) if deadline else None,
