@@ -34,6 +34,7 @@ from packplay.server.store import Store
 from packplay.server.tournament_feed import TournamentFeeds
 from packplay.server.tournament_service import TournamentService
 from packplay.server.tournament_store import TournamentStore
+from packplay.server.write_batch import WriteBatch
 from packplay_protocol.errors import CloseCode
 from packplay_protocol.limits import Limits
 
@@ -74,6 +75,8 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.metrics = Metrics()
+        self.writes = WriteBatch()
+        """Frames of the turn, written at its end for every connection together."""
         self.limits = Limits(
             max_frame_bytes=settings.frame_limit,
             send_queue=settings.send_queue,

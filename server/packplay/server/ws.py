@@ -141,6 +141,7 @@ class Connection:
         "_deadline",
         "_draining",
         "_gave_up",
+        "_held",
         "_stopped",
         "_task",
         "_writing",
@@ -164,7 +165,7 @@ class Connection:
         self.text = negotiated.encoding is Encoding.JSON
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
         self.outbox: deque[bytes] | None = None
-        """Frames waiting for a send that waits (made then: most connections never need one)."""
+        """Frames waiting for the end of the turn, or for a send that waits."""
         self.limit = runtime.settings.send_queue
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
@@ -174,6 +175,8 @@ class Connection:
         """When the client last sent a frame (the runtime closes connections silent too long)."""
         self._writing = False
         """A send is under way in a task of its own; frames queue meanwhile."""
+        self._held = False
+        """Frames wait in the outbox for the end of the turn (see :mod:`packplay.server.write_batch`)."""
         self._closed = False
         self._busy = 0
         """Requests under way (awaiting the service): a drain closes once there are none."""
@@ -300,20 +303,24 @@ class Connection:
 
     def _send(self, frame: bytes) -> None:
         outbox = self.outbox
-        if outbox is not None and len(outbox) >= self.limit:
+        if self._writing and outbox is not None and len(outbox) >= self.limit:  # behind a send that waits
             log.info("closing a connection whose send queue is full (%s frames)", len(outbox))
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return
         self.runtime.metrics.messages_sent.inc()
-        if self._writing or outbox:
-            if outbox is None:
-                outbox = self.outbox = deque()
-            outbox.append(frame)
-            if not self._writing:
-                self._pump()
-        else:
-            self._started(self.socket.send(frame, self.text))  # if it waits, the next frames queue
+        if outbox is None:
+            outbox = self.outbox = deque()
+        outbox.append(frame)
+        if not self._writing and not self._held:
+            self._held = True
+            self.runtime.writes.hold(self)
+
+    def flush(self) -> None:
+        """Write the frames of this turn (the process's write batch calls it at the turn's end)."""
+        self._held = False
+        if not self._writing:
+            self._pump()
 
     def _pump(self) -> None:
         """Send what is queued, then the close frame once closing; stop at a send that waits."""
