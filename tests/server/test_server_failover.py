@@ -12,6 +12,7 @@ again with the same action id until it is answered otherwise. Counted: moves pla
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterator
@@ -37,7 +38,10 @@ DURABLE = {
     "PACKPLAY_REDIS_REPLICAS": "1",
     "PACKPLAY_REDIS_REPLICA_TIMEOUT": "0.5",
     "PACKPLAY_REDIS_TIMEOUT": "3",
+    "PACKPLAY_LOG_LEVEL": "info",  # what a failed run shows of the failover (see logs_on_failure)
 }
+LOG_TAIL = 150
+"""Lines of each server's log that a failed test prints."""
 
 
 @dataclass
@@ -52,8 +56,20 @@ class Tally:
     then, so that the games are still being played when the master dies."""
 
 
-async def careful_seat(client: Client, rng: random.Random, tally: Tally) -> None:
+async def careful_seat(client: Client, rng: random.Random, tally: Tally, seat: str) -> None:
     """Play one seat to the end; an ``unavailable`` action is sent again, same id."""
+    try:
+        await _play_carefully(client, rng, tally)
+    except TimeoutError as silence:
+        view = client.view
+        legal = None if view is None else bool(view.legal.actions or view.legal.choices)
+        raise AssertionError(
+            f"{seat} heard nothing for 30 s: at version {client.version}, its view says"
+            f" {'it may act' if legal else 'it waits'} (pending {None if view is None else view.pending})"
+        ) from silence
+
+
+async def _play_carefully(client: Client, rng: random.Random, tally: Tally) -> None:
     deadline = time.monotonic() + PLAY_DEADLINE
     while client.over is None and time.monotonic() < deadline:
         view = client.view
@@ -97,6 +113,7 @@ async def play_through(
     tally = Tally()
     seats: list[Client] = []
     game_ids = []
+    names = []
     for index in range(GAMES):
         game_id, tokens = await open_game(servers[index % 2].url, "day_night", 2)
         game_ids.append(game_id)
@@ -105,8 +122,10 @@ async def play_through(
             await client.connect(token)
             await client.join(game_id)
             seats.append(client)
+            names.append(f"seat {seat} of game {game_id} on server {(index + seat) % 2}")
     players = [
-        asyncio.create_task(careful_seat(client, random.Random(i), tally)) for i, client in enumerate(seats)
+        asyncio.create_task(careful_seat(client, random.Random(i), tally, names[i]))
+        for i, client in enumerate(seats)
     ]
     while len(tally.played) < KILL_AFTER and not all(p.done() for p in players):
         await asyncio.sleep(0.05)
@@ -131,6 +150,18 @@ async def check_nothing_lost(base: str, game_ids: list[str], tally: Tally) -> tu
         assert replay.result == replayed_result(replay)
         logged.update(entry.action_id for entry in replay.log if entry.action_id)
     return len(logged), len(set(tally.played) - logged)
+
+
+@contextlib.contextmanager
+def logs_on_failure(servers: list[ServerProcess]) -> Iterator[None]:
+    """On a failure, print the end of each server's log (pytest shows it with the failure)."""
+    try:
+        yield
+    except BaseException:
+        for index, server in enumerate(servers):
+            tail = server.log.read_text(errors="replace").splitlines()[-LOG_TAIL:]
+            print(f"--- server {index} ({server.log.name}), its last {len(tail)} lines:", *tail, sep="\n")
+        raise
 
 
 def report(capsys: pytest.CaptureFixture[str], topology: str, tally: Tally, lost: int) -> None:
@@ -171,8 +202,9 @@ async def test_a_cluster_master_killed_mid_game_loses_no_acknowledged_move(
         cluster.restart(victim)
         await asyncio.to_thread(cluster.wait_healthy)
 
-    tally, game_ids = await play_through(cluster_servers, failover)
-    logged, lost = await check_nothing_lost(cluster_servers[0].url, game_ids, tally)
+    with logs_on_failure(cluster_servers):
+        tally, game_ids = await play_through(cluster_servers, failover)
+        logged, lost = await check_nothing_lost(cluster_servers[0].url, game_ids, tally)
     report(capsys, "cluster", tally, lost)
     assert killed and killed[0].port not in [m.port for m in cluster.master_nodes()], "a replica took over"
     assert tally.failed == 0 and lost == 0
@@ -212,8 +244,9 @@ async def test_a_sentinel_failover_mid_game_loses_no_acknowledged_move(
         await asyncio.to_thread(sentinel.wait_replicated)
 
     try:
-        tally, game_ids = await play_through(servers, failover)
-        logged, lost = await check_nothing_lost(servers[0].url, game_ids, tally)
+        with logs_on_failure(servers):
+            tally, game_ids = await play_through(servers, failover)
+            logged, lost = await check_nothing_lost(servers[0].url, game_ids, tally)
     finally:
         for server in servers:
             server.stop()
