@@ -4,10 +4,11 @@ A game is seven keys (see :func:`packplay.server.keys.game_keys`): a hash of its
 version, decisions and deadline; its set-up (its meta, and its card table packed, each card
 by its catalog identity); its current state; a hash of its taken seats; its log, a list with
 one entry per version (the action that made it; entry 0 holds the dealt state, packed); a
-hash of the answers given to action ids; the set of processes watching it. Every change of version
-goes through one Lua script that compares and sets the version, appends the entry,
-records the seat's answer and sends the entry to the other watching processes, all
-at once. Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
+hash of the answers given to action ids; the set of processes watching it. Every change of
+version goes through one Lua script that compares and sets the version, appends the entry,
+records the seat's answer and sends the entry to the other watching processes, all at once
+(when writes wait for replicas, the entry is sent once they hold it: :meth:`Store.commit`).
+Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
 
 Every script touches the keys of one shard only (one hash slot; see
 :mod:`packplay.server.keys`): the game's own and its shard's indexes and channels, so
@@ -177,6 +178,9 @@ def answer_field(seat: int, action_id: str) -> str:
 encode = msgspec.msgpack.Encoder().encode
 
 
+_ZLIB_HEADER = b"\x78"
+
+
 def pack(blob: bytes) -> bytes:
     """A blob written once and read seldom (a game's card table, its dealt state), compressed:
     card ids are hexadecimal and set codes repeat, so it takes about half the memory."""
@@ -189,7 +193,6 @@ def unpack(stored: bytes) -> bytes:
     return zlib.decompress(stored) if stored[:1] == _ZLIB_HEADER else stored
 
 
-_ZLIB_HEADER = b"\x78"
 _meta_decoder = msgspec.msgpack.Decoder(GameMeta)
 _answer_decoder = msgspec.msgpack.Decoder(Answer)
 entry_decoder = msgspec.msgpack.Decoder(LogEntry)
@@ -763,7 +766,8 @@ class Store:
         if outcome == "duplicate":
             previous = _answer_decoder.decode(reply[1])
             if previous.accepted:
-                self._announce(game_id, previous.version)  # its first try may have failed before that
+                # Its first commit may have been answered unavailable, and announced to nobody.
+                self._announce(game_id, previous.version)
             return CommitResult("duplicate", previous=previous)
         if outcome == "conflict":
             return CommitResult("conflict", version=int(reply[1]), missed=tuple(reply[2]))
