@@ -84,7 +84,7 @@ def _bindable(port: int) -> bool:
     return True
 
 
-def _start(directory: Path, *args: str) -> Node:
+def start_node(directory: Path, *args: str) -> Node:
     """Start a node on a free port (another port if that one was taken meanwhile)."""
     directory.mkdir(parents=True, exist_ok=True)
     for _ in range(5):
@@ -160,7 +160,7 @@ class LocalCluster:
         base = Path(self._dir.name)
         for index in range(self.masters * 2):
             self.nodes.append(
-                _start(
+                start_node(
                     base / str(index),
                     "--cluster-enabled", "yes",
                     "--cluster-config-file", "nodes.conf",
@@ -290,8 +290,8 @@ class LocalSentinel:
     def start(self) -> LocalSentinel:
         self._dir = tempfile.TemporaryDirectory(prefix="packplay-sentinel-")
         base = Path(self._dir.name)
-        self.master = _start(base / "master", *DURABLE)
-        self.replica = _start(base / "replica", *DURABLE, "--replicaof", HOST, str(self.master.port))
+        self.master = start_node(base / "master", *DURABLE)
+        self.replica = start_node(base / "replica", *DURABLE, "--replicaof", HOST, str(self.master.port))
         for index in range(3):
             directory = base / f"sentinel-{index}"
             directory.mkdir(parents=True)
@@ -302,7 +302,7 @@ class LocalSentinel:
                 f"sentinel failover-timeout {self.name} 10000\n"
                 f"sentinel parallel-syncs {self.name} 1\n"
             )
-            self.sentinels.append(_start(directory, str(config), "--sentinel"))
+            self.sentinels.append(start_node(directory, str(config), "--sentinel"))
         _until(self._ready, "the Sentinels know the master and its replica")
         return self
 

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from redis_topologies import HOST, _start
+from redis_topologies import HOST, start_node
 
 from packplay.games.base import GameConfig
 from packplay.server import keys
@@ -96,8 +96,8 @@ async def test_a_write_no_replica_acknowledges_fails_as_retryable_and_is_answere
 async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_holds_it(
     tmp_path: Path,
 ) -> None:
-    master = _start(tmp_path / "master")
-    replica = _start(tmp_path / "replica", "--replicaof", HOST, str(master.port))
+    master = start_node(tmp_path / "master")
+    replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
     durable = Store.from_url(
         f"redis://{HOST}:{master.port}", process_id="this", replicas=1, replica_timeout=0.2
     )
