@@ -12,13 +12,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import store_records as records
 from redis_topologies import HOST, start_node
 
 from packplay.games.base import GameConfig
 from packplay.server import keys
 from packplay.server.pipeline import NotReplicated, command_slot
 from packplay.server.redis_urls import RedisUrlError, connect, topology
-from packplay.server.store import Answer, Commit, GameMeta, LogEntry, Store, encode, entry_decoder, hash_token
+from packplay.server.store import GameMeta, Store, entry_decoder
 
 # Ids drawn as the server draws them, from a fixed seed (the same on every test worker).
 _ids = random.Random(7)
@@ -105,11 +106,7 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
     listener = other.redis.pubsub()
     try:
         await _until_replicating(durable)  # (not prepared: entries go by PUBLISH, as the listener expects)
-        meta = GameMeta(id="g1", config=GameConfig(game="day_night", players=2), seed=1, created=0.0)
-        await durable.create(meta, 60)
-        for seat in range(2):
-            await durable.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
-        assert await durable.start(meta, b"cards", b"state0", b"", None, ttl=60)
+        await records.started(durable)
         await other.load("g1", watch=True)
         await listener.subscribe(keys.channel(keys.shard_of("g1"), "other"))
         assert (await listener.get_message(timeout=1))["type"] == "subscribe"  # type: ignore[index]
@@ -117,17 +114,17 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
         replica.process.send_signal(signal.SIGSTOP)  # it holds nothing more until it goes on
         try:
             with pytest.raises(NotReplicated):
-                await durable.commit(_commit(0, "a1"))
+                await durable.commit(records.commit(0, "a1"))
             assert await listener.get_message(ignore_subscribe_messages=True, timeout=0.5) is None, (
                 "a version a failover may still lose reaches no other process"
             )
         finally:
             replica.process.send_signal(signal.SIGCONT)
 
-        again = await durable.commit(_commit(0, "a1"))  # the client, told unavailable, sends it again
+        again = await durable.commit(records.commit(0, "a1"))  # the client, told unavailable, sends it again
         assert again.outcome == "duplicate" and again.previous is not None and again.previous.accepted
         assert _version_of(await listener.get_message(ignore_subscribe_messages=True, timeout=2)) == 1
-        assert (await durable.commit(_commit(1, "a2"))).outcome == "ok"
+        assert (await durable.commit(records.commit(1, "a2"))).outcome == "ok"
         assert _version_of(await listener.get_message(ignore_subscribe_messages=True, timeout=2)) == 2
     finally:
         await listener.aclose()
@@ -144,21 +141,6 @@ async def _until_replicating(store: Store) -> None:
             return
         await asyncio.sleep(0.1)
     raise AssertionError("the replica did not catch up with its master")
-
-
-def _commit(expected: int, action_id: str) -> Commit:
-    entry = LogEntry(version=expected + 1, at=0.0, seat=0, action_id=action_id)
-    return Commit(
-        game_id="g1",
-        expected=expected,
-        status="active",
-        state=b"state",
-        decisions=b"",
-        entry=entry,
-        entry_bytes=encode(entry),
-        ttl=60,
-        answer=Answer(accepted=True, version=expected + 1, digest="d"),
-    )
 
 
 def _version_of(message: dict[str, Any] | None) -> int:

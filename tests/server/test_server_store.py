@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import replace
 
-from packplay.games.base import GameConfig
+import store_records as records
+
 from packplay.server import keys
 from packplay.server.store import (
     Answer,
-    Commit,
-    GameMeta,
-    LogEntry,
     Store,
     encode,
     entry_decoder,
@@ -20,35 +17,8 @@ from packplay.server.store import (
 )
 
 
-def _meta(game_id: str = "g1", players: int = 2) -> GameMeta:
-    config = GameConfig(game="mishra_factory", players=players)
-    return GameMeta(id=game_id, config=config, seed=7, created=time.time())
-
-
-def _commit(expected: int, action_id: str = "", status: str = "active", seat: int = 0) -> Commit:
-    entry = LogEntry(version=expected + 1, at=0.0, seat=seat, action_id=action_id or f"x{expected}")
-    return Commit(
-        game_id="g1",
-        expected=expected,
-        status=status,  # type: ignore[arg-type]
-        state=f"state{expected + 1}".encode(),
-        decisions=b"",
-        entry=entry,
-        entry_bytes=encode(entry),
-        ttl=60,
-        answer=Answer(accepted=True, version=expected + 1, digest="d"),
-    )
-
-
-async def _started(store: Store) -> None:
-    await store.create(_meta(), ttl=60)
-    for seat in range(2):
-        await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
-    assert await store.start(_meta(), b"cards", b"state0", b"", None, ttl=60)
-
-
 async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store) -> None:
-    await store.create(_meta(players=2), ttl=60)
+    await store.create(records.meta(players=2), ttl=60)
     assert (await store.join("g1", hash_token("a"), "p", None, 60))[:3] == ("ok", 0, 1)
     assert (await store.join("g1", hash_token("b"), "p", 0, 60))[:3] == ("taken", -1, 0)
     outcome, seat, taken, meta = await store.join("g1", hash_token("b"), "bo", None, 60)
@@ -60,12 +30,12 @@ async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store)
 
 
 async def test_a_game_is_started_once(store: Store) -> None:
-    await store.create(_meta(), ttl=60)
-    assert not await store.start(_meta(), b"c", b"s", b"", None, ttl=60), "not full yet"
+    await store.create(records.meta(), ttl=60)
+    assert not await store.start(records.meta(), b"c", b"s", b"", None, ttl=60), "not full yet"
     for seat in range(2):
         await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
-    assert await store.start(_meta(), b"c", b"s", b"", 123.0, ttl=60)
-    assert not await store.start(_meta(), b"c", b"s", b"", None, ttl=60)
+    assert await store.start(records.meta(), b"c", b"s", b"", 123.0, ttl=60)
+    assert not await store.start(records.meta(), b"c", b"s", b"", None, ttl=60)
     snapshot = await store.load("g1")
     assert snapshot is not None and (snapshot.status, snapshot.version, snapshot.state) == ("active", 0, b"s")
     assert await store.entries("g1", -1) == []
@@ -75,13 +45,13 @@ async def test_a_game_is_started_once(store: Store) -> None:
 
 async def test_a_started_game_is_small_in_redis(store: Store) -> None:
     """Small fields in small structures: Redis keeps them in its compact encodings."""
-    await _started(store)
+    await records.started(store)
     for key in (keys.game("g1"), keys.seats("g1"), keys.setup("g1"), keys.log("g1")):
         assert await store.redis.object("encoding", key) in (b"listpack", b"ziplist", b"quicklist"), key
 
 
 async def test_tokens_are_stored_hashed_only(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     dump = b"".join(
         [
             key + b"".join(map(bytes, (await store.redis.hgetall(key)).values()))
@@ -93,7 +63,7 @@ async def test_tokens_are_stored_hashed_only(store: Store) -> None:
 
 
 async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
-    await store.create(_meta(players=3), ttl=60)
+    await store.create(records.meta(players=3), ttl=60)
     await store.join("g1", hash_token("a"), "p", None, 60)
     assert await store.leave("g1", 0, hash_token("wrong")) == "not_seated"
     assert await store.leave("g1", 0, hash_token("a")) == "ok"
@@ -102,8 +72,8 @@ async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
 
 
 async def test_open_games_are_listed_until_full(store: Store) -> None:
-    await store.create(_meta("g1"), ttl=60)
-    await store.create(_meta("g2"), ttl=60)
+    await store.create(records.meta("g1"), ttl=60)
+    await store.create(records.meta("g2"), ttl=60)
     await store.join("g2", hash_token("a"), "ann", None, 60)
     ids = await store.game_ids("mishra_factory", open_only=True, limit=10)
     rows = await store.rows(ids)
@@ -112,15 +82,15 @@ async def test_open_games_are_listed_until_full(store: Store) -> None:
     assert await store.game_ids(None, True, 10) == ["g1"]
     assert await store.game_ids("day_night", True, 10) == []
     assert await store.game_ids(None, False, 10) == [], "no game has started"
-    assert await store.start(_meta("g2"), b"cards", b"state0", b"", None, ttl=60)
+    assert await store.start(records.meta("g2"), b"cards", b"state0", b"", None, ttl=60)
     assert await store.game_ids(None, False, 10) == ["g2"]
 
 
 async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
-    await _started(store)
-    ok = await store.commit(_commit(0))
+    await records.started(store)
+    ok = await store.commit(records.commit(0))
     assert (ok.outcome, ok.version) == ("ok", 1)
-    lost = await store.commit(_commit(0, action_id="other"))
+    lost = await store.commit(records.commit(0, action_id="other"))
     assert (lost.outcome, lost.version) == ("conflict", 1)
     assert [entry_decoder.decode(raw).version for raw in lost.missed] == [1], "what the loser missed"
     snapshot = await store.load("g1")
@@ -128,28 +98,28 @@ async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
 
 
 async def test_concurrent_commits_on_one_version_let_exactly_one_win(store: Store) -> None:
-    await _started(store)
-    results = await asyncio.gather(*(store.commit(_commit(0, action_id=f"a{i}")) for i in range(20)))
+    await records.started(store)
+    results = await asyncio.gather(*(store.commit(records.commit(0, action_id=f"a{i}")) for i in range(20)))
     assert [result.outcome for result in results].count("ok") == 1
     assert len(await store.entries("g1", -1)) == 1
 
 
 async def test_every_accepted_action_id_gets_its_stored_answer(store: Store) -> None:
-    await _started(store)
-    first = await store.commit(_commit(0, action_id="a1"))
-    await store.commit(_commit(1, action_id="a2"))
-    again = await store.commit(_commit(2, action_id="a1"))
+    await records.started(store)
+    first = await store.commit(records.commit(0, action_id="a1"))
+    await store.commit(records.commit(1, action_id="a2"))
+    again = await store.commit(records.commit(2, action_id="a1"))
     assert first.outcome == "ok"
     assert (again.outcome, again.previous) == ("duplicate", Answer(accepted=True, version=1, digest="d"))
     assert (await store.load("g1")).version == 2  # type: ignore[union-attr]
 
 
 async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     refusal = Answer(accepted=False, version=0, reason="illegal_action", rule="MF-2", digest="d")
     assert await store.remember("g1", 0, "0:bad", refusal) == refusal
     assert await store.remember("g1", 0, "0:bad", Answer(accepted=False, version=9)) == refusal
-    later = await store.commit(_commit(0, action_id="bad"))
+    later = await store.commit(records.commit(0, action_id="bad"))
     assert (later.outcome, later.previous) == ("duplicate", refusal)
     assert 0 < await store.redis.ttl(keys.answers("g1")) <= 60, "refusals expire with their game"
 
@@ -159,10 +129,7 @@ async def test_the_card_table_and_the_dealt_state_are_stored_packed_and_read_bac
 ) -> None:
     cards = encode([[f"c{n:010x}", "MID", str(n), False, True] for n in range(32)])
     dealt = encode({"hands": [[f"c{n:010x}" for n in range(16)], [f"c{n:010x}" for n in range(16, 32)]]})
-    await store.create(_meta(), ttl=60)
-    for seat in range(2):
-        await store.join("g1", hash_token(f"t{seat}"), "p", None, ttl=60)
-    assert await store.start(_meta(), cards, dealt, b"", None, ttl=60)
+    await records.started(store, cards, dealt)
     stored_cards = await store.redis.lindex(keys.setup("g1"), 1)
     stored_dealt = await store.redis.lindex(keys.log("g1"), 0)
     assert len(stored_cards) < len(cards) / 2 and len(stored_dealt) < len(dealt) / 2
@@ -177,9 +144,9 @@ async def test_the_card_table_and_the_dealt_state_are_stored_packed_and_read_bac
 
 
 async def test_entries_read_the_log_from_a_version(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     for version in range(0, 5):
-        await store.commit(_commit(version))
+        await store.commit(records.commit(version))
     assert [entry.version for entry, _ in await store.entries("g1", 3)] == [4, 5]
     assert await store.entries("g1", 5) == []
     assert [entry.version for entry, _ in await store.entries("g1", -1, 2)] == [1, 2]
@@ -188,7 +155,7 @@ async def test_entries_read_the_log_from_a_version(store: Store) -> None:
 
 
 async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     other = Store(store.redis, store.pipeline, "other")
     pubsub = store.redis.pubsub()
     shard = keys.shard_of("g1")
@@ -197,38 +164,38 @@ async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(sto
         await pubsub.get_message(timeout=1)
     await store.load("g1", watch=True)
     await other.load("g1", watch=True)
-    await store.commit(replace(_commit(0), game_id="g1"))
+    await store.commit(replace(records.commit(0), game_id="g1"))
     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
     assert message is not None and message["channel"] == keys.channel(shard, "other").encode()
     game_id, _, raw = bytes(message["data"]).partition(b" ")
     assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
     assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "not to itself"
     await other.unwatch("g1")
-    await store.commit(_commit(1))
+    await store.commit(records.commit(1))
     assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None
     await pubsub.aclose()
 
 
 async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     await store.load("g1", watch=True)
     await store.remember("g1", 0, "0:r", Answer(accepted=False, version=0, digest="d"))
-    await store.commit(replace(_commit(0, status="finished"), ttl=30))
+    await store.commit(replace(records.commit(0, status="finished"), ttl=30))
     for key in keys.game_keys("g1"):
         assert 0 < await store.redis.ttl(key) <= 30, key
 
 
 async def test_clock_deadline_is_indexed_and_cleared(store: Store) -> None:
-    await _started(store)
-    await store.commit(replace(_commit(0), deadline=100.0))
+    await records.started(store)
+    await store.commit(replace(records.commit(0), deadline=100.0))
     assert await store.due_clocks(now=101.0) == [("g1", 100.0)]
     assert await store.due_clocks(now=99.0) == []
-    await store.commit(_commit(1))
+    await store.commit(records.commit(1))
     assert await store.due_clocks(now=101.0) == []
 
 
 async def test_the_commands_of_one_loop_turn_travel_in_one_round_trip(store: Store) -> None:
-    await _started(store)
+    await records.started(store)
     before = store.pipeline.round_trips
     replies = await asyncio.gather(
         *(store.pipeline.call("HGET", keys.game("g1"), "version") for _ in range(50))
