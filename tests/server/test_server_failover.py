@@ -14,21 +14,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+import signal
 import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from redis_topologies import LocalCluster, LocalSentinel, Node
+from redis_topologies import HOST, LocalCluster, LocalSentinel, Node, start_node
 from server_client import Client, answered, new_action_id, pick
 from server_lobby import fetch_replay, open_game, replayed_result
 from support_servers import ServerProcess, start_server
 
 from packplay.server import keys
-from packplay_protocol.errors import RejectReason
-from packplay_protocol.from_client import Act
-from packplay_protocol.to_client import Accepted, Rejected, Update
+from packplay_protocol.errors import ErrorCode, RejectReason
+from packplay_protocol.from_client import Act, Join
+from packplay_protocol.to_client import Accepted, Error, Rejected, Update, ViewMessage
 
 GAMES = 6
 KILL_AFTER = 30
@@ -54,12 +55,14 @@ class Tally:
     go_on: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when the failover begins: the seats hold after :data:`KILL_AFTER` moves until
     then, so that the games are still being played when the master dies."""
+    doing: dict[str, str] = field(default_factory=dict)
+    """What each seat was last doing (a failed run prints it)."""
 
 
 async def careful_seat(client: Client, rng: random.Random, tally: Tally, seat: str) -> None:
     """Play one seat to the end; an ``unavailable`` action is sent again, same id."""
     try:
-        await _play_carefully(client, rng, tally)
+        await _play_carefully(client, rng, tally, seat)
     except TimeoutError as silence:
         view = client.view
         legal = None if view is None else bool(view.legal.actions or view.legal.choices)
@@ -69,20 +72,25 @@ async def careful_seat(client: Client, rng: random.Random, tally: Tally, seat: s
         ) from silence
 
 
-async def _play_carefully(client: Client, rng: random.Random, tally: Tally) -> None:
+async def _play_carefully(client: Client, rng: random.Random, tally: Tally, seat: str) -> None:
     deadline = time.monotonic() + PLAY_DEADLINE
     while client.over is None and time.monotonic() < deadline:
         view = client.view
         assert view is not None
         if not (view.legal.actions or view.legal.choices):
+            tally.doing[seat] = f"{_now()} waits for a version after {view.version}"
             await _until_newer(client, view.version)
             continue
         if len(tally.played) >= KILL_AFTER:
             await tally.go_on.wait()
         act = Act(action_id=new_action_id(), version=view.version, action=pick(view.legal, rng))
+        tries = 0
         while time.monotonic() < deadline:
+            tries += 1
+            tally.doing[seat] = f"{_now()} sent {act.action_id} on version {view.version} (try {tries})"
             await client.send(act)
             answer = await client.until(answered(act.action_id), timeout=30)
+            tally.doing[seat] = f"{_now()} {act.action_id} answered {type(answer).__name__} (try {tries})"
             if isinstance(answer, Update | Accepted):
                 tally.played.append(act.action_id)
                 break
@@ -100,6 +108,10 @@ async def _play_carefully(client: Client, rng: random.Random, tally: Tally) -> N
             await _until_newer(client, view.version)
     if client.over is None:
         tally.failed += 1
+
+
+def _now() -> str:
+    return time.strftime("%H:%M:%S")
 
 
 async def _until_newer(client: Client, version: int) -> None:
@@ -134,7 +146,11 @@ async def play_through(
         raise AssertionError(f"the games ended after {len(tally.played)} moves, before the failover")
     tally.go_on.set()
     await failover(game_ids)
-    await asyncio.gather(*players)
+    try:
+        await asyncio.gather(*players)
+    except BaseException:
+        print("--- what each seat was last doing:", *(f"{k}: {v}" for k, v in tally.doing.items()), sep="\n")
+        raise
     for client in seats:
         assert client.broken == [], client.broken
         await client.close()
@@ -159,9 +175,27 @@ def logs_on_failure(servers: list[ServerProcess]) -> Iterator[None]:
         yield
     except BaseException:
         for index, server in enumerate(servers):
-            tail = server.log.read_text(errors="replace").splitlines()[-LOG_TAIL:]
+            tail = _collapsed(server.log.read_text(errors="replace").splitlines())[-LOG_TAIL:]
             print(f"--- server {index} ({server.log.name}), its last {len(tail)} lines:", *tail, sep="\n")
         raise
+
+
+def _collapsed(lines: list[str]) -> list[str]:
+    """The log with each run of lines that differ only in their time stamp told once."""
+    kept: list[str] = []
+    last, repeats = "", 0
+    for line in lines:
+        message = line[24:]  # after "2026-12-04 21:15:08,538 "
+        if message == last:
+            repeats += 1
+            continue
+        if repeats:
+            kept.append(f"    (the line above {repeats} more times)")
+        kept.append(line)
+        last, repeats = message, 0
+    if repeats:
+        kept.append(f"    (the line above {repeats} more times)")
+    return kept
 
 
 def report(capsys: pytest.CaptureFixture[str], topology: str, tally: Tally, lost: int) -> None:
@@ -263,3 +297,65 @@ def _until_sentinel_moves(sentinel: LocalSentinel, old_port: int, timeout: float
             return
         time.sleep(0.2)
     raise AssertionError("the Sentinels promoted no replica")
+
+
+async def test_no_process_shows_a_move_before_a_replica_holds_it(tmp_path: Path) -> None:
+    """A move written on the master while its replica is away is answered ``unavailable``; a
+    spectator who joins meanwhile on another process is refused, not shown that move (a
+    failover now would undo it). Sent again once the replica is back, it is accepted."""
+    master = start_node(tmp_path / "master")
+    replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
+    url = f"redis://{HOST}:{master.port}"
+    servers = [
+        start_server(url, tmp_path, **{**DURABLE, "PACKPLAY_REDIS_REPLICA_TIMEOUT": "0.3"}) for _ in range(2)
+    ]
+    clients: list[Client] = []
+    try:
+        with logs_on_failure(servers):
+            await _until_in_sync(master)
+            game_id, tokens = await open_game(servers[0].url, "day_night", 2)
+            for token in tokens:
+                clients.append(seat := Client(servers[0].url))
+                await seat.connect(token)
+                await seat.join(game_id)
+            mover = next(
+                c for c in clients if c.view is not None and (c.view.legal.actions or c.view.legal.choices)
+            )
+            assert mover.view is not None
+            act = Act(action_id=new_action_id(), version=0, action=pick(mover.view.legal, random.Random(1)))
+
+            replica.process.send_signal(signal.SIGSTOP)
+            try:
+                await mover.send(act)
+                answer = await mover.until(answered(act.action_id))
+                assert isinstance(answer, Rejected) and answer.reason is RejectReason.UNAVAILABLE, answer
+                clients.append(spectator := Client(servers[1].url))
+                await spectator.connect()
+                await spectator.send(Join(game_id=game_id, role="spectator"))
+                seen = await spectator.until(lambda m: isinstance(m, Error | ViewMessage))
+                assert isinstance(seen, Error) and seen.code is ErrorCode.UNAVAILABLE, seen
+            finally:
+                replica.process.send_signal(signal.SIGCONT)
+
+            await _until_in_sync(master)
+            await mover.send(act)  # the careful client sends it again
+            answer = await mover.until(answered(act.action_id))
+            assert isinstance(answer, Update | Accepted) and answer.version == 1, answer
+            assert (await spectator.join(game_id, role="spectator")).version == 1
+    finally:
+        for client in clients:
+            await client.close()
+        for server in servers:
+            server.stop()
+        replica.stop()
+        master.stop()
+
+
+async def _until_in_sync(master: Node) -> None:
+    for _ in range(100):
+        with master.client() as client:
+            replication = client.info("replication")
+        if replication.get("slave0", {}).get("state") == "online":
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the replica did not catch up with its master")

@@ -134,6 +134,40 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
         master.stop()
 
 
+async def test_a_version_no_replica_holds_is_read_by_no_durable_process(tmp_path: Path) -> None:
+    master = start_node(tmp_path / "master")
+    replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
+    url = f"redis://{HOST}:{master.port}"
+    this = Store.from_url(url, process_id="this", replicas=1, replica_timeout=0.2)
+    other = Store.from_url(url, process_id="other", replicas=1, replica_timeout=0.2)
+    try:
+        await _until_replicating(this)
+        await records.started(this)
+        replica.process.send_signal(signal.SIGSTOP)
+        try:
+            with pytest.raises(NotReplicated):
+                await this.commit(records.commit(0, "a1"))  # version 1, on the master alone
+            # Each read would show version 1, which a failover now would undo.
+            with pytest.raises(NotReplicated):
+                await other.load("g1")
+            with pytest.raises(NotReplicated):
+                await other.entries("g1", 0)
+            with pytest.raises(NotReplicated):
+                await other.commit(records.commit(0, "b1"))  # a conflict that would bring version 1 along
+        finally:
+            replica.process.send_signal(signal.SIGCONT)
+        loaded = await other.load("g1")
+        assert loaded is not None and loaded.version == 1
+        assert [entry.action_id for entry, _ in await other.entries("g1", 0)] == ["a1"]
+        conflict = await other.commit(records.commit(0, "b1"))
+        assert conflict.outcome == "conflict" and conflict.version == 1 and len(conflict.missed) == 1
+    finally:
+        await this.close()
+        await other.close()
+        replica.stop()
+        master.stop()
+
+
 async def _until_replicating(store: Store) -> None:
     for _ in range(100):
         info = await store.redis.info("replication")

@@ -226,6 +226,19 @@ local function touch(key, id, ttl)
 end
 """
 
+# Under PACKPLAY_REDIS_REPLICAS a read whose reply reaches clients (a game loaded, its log
+# read on) rewrites the game's version as it stands. WAIT counts only a connection's own
+# writes, so the rewrite makes the batch's WAIT cover every write before it, other processes'
+# too: no process shows its seats a version the replicas do not hold (one a failover would
+# undo), and a master that lost its replicas (one restarted after a failover, not yet turned
+# into a replica) answers no read of a game.
+_BARRIER = """
+local function barrier(game)
+  local version = redis.call('HGET', game, 'version')
+  if version then redis.call('HSET', game, 'version', version) end
+end
+"""
+
 # A limit (a seat's actions, a client's new games) is one key holding the time (Redis's clock,
 # ms) at which its allowance is whole again (the generic cell rate algorithm): a unit passes
 # while that time is at most ``burst - 1`` intervals away, and moves it one interval on. The
@@ -330,15 +343,28 @@ redis.call('HDEL', KEYS[4], ARGV[1], 'n' .. ARGV[1])
 return 'ok'
 """)
 
-# ARGV: this process's id to join the watchers with, or ''
-_LOAD = Script("""
+# ARGV: this process's id to join the watchers with, or ''; '1' for a barrier (see _BARRIER)
+_LOAD = Script(
+    _BARRIER
+    + """
+if ARGV[2] == '1' then barrier(KEYS[1]) end
 if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
   redis.call('SADD', KEYS[7], ARGV[1])
   redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
 end
 return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, 1), redis.call('GET', KEYS[3]),
   redis.call('HLEN', KEYS[4])}
-""")
+"""
+)
+
+# KEYS: the game's hash, its log. ARGV: the first and last index; '1' for a barrier
+_ENTRIES = Script(
+    _BARRIER
+    + """
+if ARGV[3] == '1' then barrier(KEYS[1]) end
+return redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])
+"""
+)
 
 # ARGV: this process's id; the version it holds
 _WATCH = Script("""
@@ -375,12 +401,13 @@ return 'ok'
 #       seat's limit
 # ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
 #       origin process, the shard's channel prefix, catch-up count, publish command (SPUBLISH or
-#       PUBLISH; '': the caller announces the entry itself, see _ANNOUNCE), '1' to write the
-#       answer of a duplicate again (a write the replicas acknowledge after the original's:
-#       WAIT then covers it), the seat's limit (ms per action, burst; '' '': none)
+#       PUBLISH; '': the caller announces the entry itself, see _ANNOUNCE), '1' for a barrier
+#       on what a duplicate or a conflict answers (the answer of a duplicate is written again:
+#       WAIT then covers the original), the seat's limit (ms per action, burst; '' '': none)
 _COMMIT = Script(
     _INDEXES
     + _LIMITS
+    + _BARRIER
     + """
 local answered = redis.call('HGET', KEYS[6], ARGV[2])
 if answered then
@@ -391,6 +418,7 @@ local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
 if version == nil then return {'missing'} end
 local expected = tonumber(ARGV[1])
 if version ~= expected then
+  if ARGV[15] == '1' then barrier(KEYS[1]) end
   return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
 end
 if ARGV[16] ~= '' then
@@ -498,7 +526,8 @@ class Store:
         self.process_id = process_id
         self.sharded_pubsub = False
         """Entries travel as sharded messages (SPUBLISH, Redis 7 and later); see :meth:`prepare`."""
-        self._rewrite_duplicates = "1" if replicas > 0 else ""
+        self._barrier = "1" if replicas > 0 else ""
+        """Replies that reach clients wait for the replicas (see _BARRIER)."""
         self._durable = replicas > 0
         self._announcing: set[asyncio.Task[Any]] = set()
 
@@ -692,7 +721,7 @@ class Store:
     async def load(self, game_id: str, watch: bool = False) -> Snapshot | None:
         """The game now; with ``watch`` this process is also sent its next entries."""
         fields, setup, state, seats = await self.pipeline.run(
-            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else ""], durable=False
+            _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else "", self._barrier]
         )
         if not fields or not setup:
             return None
@@ -758,7 +787,7 @@ class Store:
                 keys.channel_prefix(keys.shard_of(game_id)),
                 CATCH_UP_ENTRIES,
                 "" if self._durable else self._publish_command(),
-                self._rewrite_duplicates,
+                self._barrier,
                 *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
             ],
         )
@@ -824,9 +853,17 @@ class Store:
     async def entries(
         self, game_id: str, after: int, until: int | None = None
     ) -> list[tuple[LogEntry, bytes]]:
-        """Log entries of the versions after ``after`` (up to ``until``), in order, with their bytes."""
+        """Log entries of the versions after ``after`` (up to ``until``), in order, with their bytes.
+
+        Read up to the end (no ``until``), they wait for the replicas (see _BARRIER); entries up
+        to a version this process holds are there already."""
         first = max(after + 1, 1)
-        rows = await self.pipeline.call("LRANGE", keys.log(game_id), first, -1 if until is None else until)
+        if until is not None:
+            rows = await self.pipeline.call("LRANGE", keys.log(game_id), first, until)
+        else:
+            rows = await self.pipeline.run(
+                _ENTRIES, [keys.game(game_id), keys.log(game_id)], [first, -1, self._barrier]
+            )
         return [(entry_decoder.decode(raw), raw) for raw in rows]
 
     # turn clocks

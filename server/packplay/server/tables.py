@@ -291,6 +291,10 @@ class Tables:
         if replica is not None and until is not None and replica.version > until:
             # Redis is behind this copy: a failover lost writes no replica had acknowledged
             # (this process saw them sent). The game goes on from what Redis holds.
+            log.warning(
+                "game %s: Redis is at version %d, behind this process's %d: reading it again",
+                table.game_id, until, replica.version,
+            )  # fmt: skip
             await self._reload(table)
             return
         if replica is None or (until is not None and replica.version >= until):
