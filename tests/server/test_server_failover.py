@@ -272,6 +272,9 @@ async def test_a_sentinel_failover_mid_game_loses_no_acknowledged_move(
 
     async def failover(game_ids: list[str]) -> None:
         old.kill()
+        # Raises unless a replica is promoted. (Whoever is master at the end: on a loaded
+        # machine a node may miss the Sentinels' pings for a second, and they fail over
+        # again, back to the old master; play goes on.)
         await asyncio.to_thread(_until_sentinel_moves, sentinel, old.port)
         # The old master comes back; the Sentinels turn it into a replica of the new one.
         sentinel.master = sentinel.restart(old)
@@ -285,7 +288,6 @@ async def test_a_sentinel_failover_mid_game_loses_no_acknowledged_move(
         for server in servers:
             server.stop()
     report(capsys, "sentinel", tally, lost)
-    assert sentinel.current_master() != old.port, "the replica was promoted"
     assert tally.failed == 0 and lost == 0
     assert len(tally.played) == logged > KILL_AFTER
 
