@@ -10,9 +10,13 @@ then reports a retryable error.
 
 On a Redis Cluster a batch is split by node: each command goes to the master of its
 key's hash slot, the node groups travel at once (one round trip per node, in
-parallel), and a command answered with a redirection (MOVED, ASK: its slot moved, or
-a replica was promoted) is sent again to the node named, after the client re-reads
-the cluster's slot map. A redirected command was not run, so sending it again is safe.
+parallel), and a command answered with a redirection (MOVED: its slot moved, or a
+replica was promoted) is sent again to the node named, after the client re-reads the
+cluster's slot map. While a slot migrates from one node to another (a resharding), its
+keys already moved are answered ASK: the command goes to the node named, after ASKING
+in the same write, and the slot map is left as it is (the slot still belongs to the
+node it leaves until the migration ends). A redirected command was not run, so sending
+it again is safe.
 
 Durable writes: with ``replicas`` above 0, a batch that holds a durable command (every
 script the store runs) ends with ``WAIT replicas timeout`` on the same connection, in
@@ -78,7 +82,7 @@ class Script:
 
 
 class _Call:
-    __slots__ = ("args", "durable", "future", "packed", "redirects", "slot")
+    __slots__ = ("args", "asking", "durable", "future", "packed", "redirects", "slot")
 
     def __init__(
         self, args: tuple[Any, ...], future: asyncio.Future[Any], slot: int | None, durable: bool
@@ -89,6 +93,8 @@ class _Call:
         self.slot = slot
         self.durable = durable
         self.redirects = 0
+        self.asking: tuple[str, int] | None = None
+        """The node an ASK redirection named (host, port): the next send goes there, once."""
 
 
 def command_slot(args: tuple[Any, ...]) -> int | None:
@@ -169,7 +175,9 @@ class Pipeline:
         try:
             return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
         except NoScriptError:
-            await self.call("SCRIPT", "LOAD", script.source, route=keys_[0] if keys_ else None)
+            # On every master: the node that lacked it may be one that an ASK redirection
+            # named, not the one the slot map names.
+            await self.each_node("SCRIPT", "LOAD", script.source)
             return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
 
     async def each_node(self, *args: Any) -> list[Any]:
@@ -218,7 +226,7 @@ class Pipeline:
 
     def _packed(self, batch: list[_Call]) -> tuple[bytes, bool]:
         """The batch as one write, and whether it ends with a ``WAIT`` for the replicas."""
-        packed = b"".join(c.packed for c in batch)
+        packed = b"".join(c.packed if c.asking is None else _ASKING + c.packed for c in batch)
         if self._wait is not None and any(c.durable for c in batch):
             return packed + self._wait, True
         return packed, False
@@ -285,7 +293,7 @@ class Pipeline:
         groups: dict[str, tuple[ClusterNode, list[_Call]]] = {}
         for call in batch:
             try:
-                node = self._node(call.slot)
+                node = self._node(call.slot) if call.asking is None else self._asked(call.asking)
             except (RedisError, RedisClusterException) as error:  # a slot no node serves (a failover)
                 _fail([call], error)
                 self._refresh()
@@ -295,11 +303,22 @@ class Pipeline:
             *(self._exchange(name, calls, node) for name, (node, calls) in groups.items())
         )
         again = [call for calls in redirected for call in calls]
-        if again:
-            self.redirected += len(again)
+        if not again:
+            return
+        self.redirected += len(again)
+        moved = [call for call in again if call.asking is None]
+        if moved:
             await self._refresh_now()
-            await asyncio.sleep(0.05 * max(c.redirects for c in again))  # a failover may take a while
-            self._queue.extend(again)
+            await asyncio.sleep(0.05 * max(c.redirects for c in moved))  # a failover may take a while
+        self._queue.extend(again)
+
+    def _asked(self, address: tuple[str, int]) -> ClusterNode:
+        """The node an ASK redirection named (a master of the cluster)."""
+        assert self._cluster is not None
+        node = self._cluster.get_node(host=address[0], port=address[1])
+        if node is None:
+            raise RedisClusterException(f"ASK named {address[0]}:{address[1]}, no node of the slot map")
+        return node
 
     def _refresh(self) -> None:
         if self._refreshing is None or self._refreshing.done():
@@ -337,7 +356,10 @@ class Pipeline:
                     # Through connect(): a Sentinel-managed connection asks where the master is
                     # there (sending on an unconnected one would connect to its default address).
                     link = await Link.open(self._connect(node))
-                replies = await link.exchange(packed, len(batch) + int(waited))
+                asked = sum(1 for call in batch if call.asking is not None)
+                replies = await link.exchange(packed, len(batch) + asked + int(waited))
+                if asked:
+                    replies = _without_asking(batch, replies)
         except TimeoutError:
             _fail(batch, self._unanswered(len(batch)))
         except (RedisError, OSError) as error:
@@ -365,9 +387,11 @@ class Pipeline:
         held: list[tuple[_Call, Any]] = []
         """Durable calls' replies, answered once the replicas acknowledge."""
         for call, reply in zip(batch, replies, strict=False):
+            call.asking = None
             if isinstance(reply, _REDIRECTIONS):
                 if clustered and call.redirects < REDIRECTS:
                     call.redirects += 1
+                    call.asking = reply.node_addr if isinstance(reply, AskError) else None
                     redirected.append(call)
                 else:
                     _settle(call, error=reply)
@@ -398,6 +422,19 @@ class Pipeline:
 
 
 _REDIRECTIONS = (MovedError, AskError, TryAgainError, ClusterDownError)
+_ASKING = hiredis.pack_command(("ASKING",))
+
+
+def _without_asking(batch: list[_Call], replies: list[Any]) -> list[Any]:
+    """The replies of a batch's calls, without those of the ASKING sent before some."""
+    kept: list[Any] = []
+    position = 0
+    for call in batch:
+        position += call.asking is not None  # that call's ASKING answered OK first
+        kept.append(replies[position])
+        position += 1
+    kept.extend(replies[position:])  # WAIT's
+    return kept
 
 
 def _settle(call: _Call, reply: Any = None, error: BaseException | None = None) -> None:
