@@ -33,6 +33,10 @@ Version = Annotated[
     ),
 ]
 Seed = Annotated[int, msgspec.Meta(ge=0, le=MAX_SAFE_INT, description="The seed a game was set up from.")]
+Deadline = Annotated[
+    float,
+    msgspec.Meta(ge=0, description="A moment, in seconds since the Unix epoch (UTC), by the server's clock."),
+]
 ActionId = Annotated[
     str,
     msgspec.Meta(

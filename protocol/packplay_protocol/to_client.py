@@ -13,7 +13,7 @@ from packplay_protocol.cards import CardId, CardInstance
 from packplay_protocol.catalog import AnyAction, AnyEvent, AnyView
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.games.common import GameResult, LegalActions
-from packplay_protocol.ids import ActionId, GameId, GameName, PlayerToken, Seat, Seed, Version
+from packplay_protocol.ids import ActionId, Deadline, GameId, GameName, PlayerToken, Seat, Seed, Version
 from packplay_protocol.limits import Limits
 from packplay_protocol.patch import PatchOp
 from packplay_protocol.tournaments import (
@@ -53,6 +53,12 @@ class ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_fie
     pending. `seed` is revealed only once the game is over, with `result`. Views and
     events name cards by id; `cards` gives the facts of every card this audience may
     know now (its own cards, face-up cards, cards it has seen revealed), keyed by id.
+
+    In a game with a turn clock (`turn_seconds`), `deadlines` has one entry per seat:
+    for a pending seat, the moment its clock runs out, after which the server plays
+    the seat's default action for it (to the millisecond); null for a seat not
+    pending. A seat's clock starts when it faces a new decision, so it changes only
+    then. Without a turn clock it is null.
     """
 
     game_id: GameId
@@ -61,6 +67,7 @@ class ViewMessage(msgspec.Struct, frozen=True, kw_only=True, tag="view", tag_fie
     seat: Seat | None
     pending: tuple[Seat, ...]
     legal: LegalActions[AnyAction]
+    deadlines: tuple[Deadline | None, ...] | None = None
     result: GameResult | None = None
     seed: Seed | None = None
     view: AnyView

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 
 import httpx
 import msgspec
 import pytest
+from server_client import Client, answered, new_action_id, pick
 from server_leaks import catalog
 from server_lobby import fetch_replay, open_game
 from support_servers import ServerProcess
@@ -16,6 +18,7 @@ from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol.errors import ErrorCode
+from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CardRef, GameSnapshot, create_game
 
 
@@ -42,6 +45,43 @@ async def test_seats_whose_clock_runs_out_get_their_default_action_once(servers:
         entry.action_id for entry in replay.log if entry.action_id
     }
     assert len({entry.action_id for entry in replay.log}) == len(replay.log)
+
+
+async def test_views_say_when_each_pending_seats_clock_runs_out(servers: list[ServerProcess]) -> None:
+    opened = time.time()
+    game_id, tokens = await open_game(servers[0].url, "day_night", 2, turn_seconds=600)
+    started = time.time()
+    seats = [Client(servers[index].url) for index in range(2)]
+    try:
+        for seat, token in zip(seats, tokens, strict=True):
+            await seat.connect(token)
+            view = await seat.join(game_id)
+            assert view.pending == (0, 1) and view.deadlines is not None and len(view.deadlines) == 2
+            for deadline in view.deadlines:  # both clocks started with the game
+                assert deadline is not None and opened + 600 - 0.01 <= deadline <= started + 600 + 0.01
+        first = seats[0].view
+        assert first is not None and first.deadlines is not None
+        act = Act(action_id=new_action_id(), version=0, action=pick(first.legal, random.Random(3)))
+        await seats[0].send(act)
+        await seats[0].until(answered(act.action_id))
+        await seats[1].until(lambda _: seats[1].version == 1)
+        # Seat 0 placed and waits; seat 1 still faces the choice it had: its clock goes on.
+        for seat in seats:
+            assert seat.document is not None and seat.document["deadlines"] == [None, first.deadlines[1]]
+        spectator = Client(servers[1].url)
+        await spectator.connect()
+        whole = await spectator.join(game_id, role="spectator")
+        assert whole.version == 1 and whole.deadlines == (None, first.deadlines[1]), "patches and views agree"
+        await spectator.close()
+    finally:
+        for seat in seats:
+            await seat.close()
+
+    untimed, _ = await open_game(servers[0].url, "day_night", 2)
+    watcher = Client(servers[0].url)
+    await watcher.connect()
+    assert (await watcher.join(untimed, role="spectator")).deadlines is None
+    await watcher.close()
 
 
 def _mh2_refs(count: int, offset: int) -> tuple[CardRef, ...]:

@@ -370,6 +370,13 @@ const num = (value, path) => {
   return value;
 };
 
+/** A moment in seconds since the Unix epoch (a turn clock's deadline). */
+const deadline = (value, path) => {
+  const checked = num(value, path);
+  if (checked < 0) throw new Invalid(`Expected \`float\` >= 0 - at \`${path}\``);
+  return checked;
+};
+
 const bool = (value, path) => {
   if (typeof value !== "boolean") throw expected("bool", value, path);
   return value;
@@ -598,6 +605,7 @@ const SPECS = {
       seat: req(nullable(seat)),
       pending: req(list(seat)),
       legal: req(legal),
+      deadlines: opt(nullable(list(nullable(deadline))), null),
       result: opt(nullable(gameResult), null),
       seed: opt(nullable(version), null),
       view: req(payload()),

@@ -1685,6 +1685,12 @@ export interface Update {
  * pending. `seed` is revealed only once the game is over, with `result`. Views and
  * events name cards by id; `cards` gives the facts of every card this audience may
  * know now (its own cards, face-up cards, cards it has seen revealed), keyed by id.
+ *
+ * In a game with a turn clock (`turn_seconds`), `deadlines` has one entry per seat:
+ * for a pending seat, the moment its clock runs out, after which the server plays
+ * the seat's default action for it (to the millisecond); null for a seat not
+ * pending. A seat's clock starts when it faces a new decision, so it changes only
+ * then. Without a turn clock it is null.
  */
 export interface ViewMessage {
   type: "view";
@@ -1703,6 +1709,7 @@ export interface ViewMessage {
   seat: number | null;
   pending: number[];
   legal: LegalActions;
+  deadlines: (((number | null)[])) | null;
   result: GameResult | null;
   seed: number | null;
   view: DayNightView | MishraFactoryView | WeddingPlannerView | BaseRaceView;

@@ -45,11 +45,22 @@ def view_doc(replica: Replica, audience: Audience, before: ViewDoc | None = None
         "seat": audience,
         "pending": replica.pending,
         "legal": _NO_LEGAL if audience is None or audience >= len(replica.legal) else replica.legal[audience],
+        "deadlines": None if meta.clock is None else deadlines(replica, meta.clock),
         "result": result,
         "seed": meta.seed if result is not None else None,
         "view": engine.view(state, audience),
         "cards": table,
     }
+
+
+def deadlines(replica: Replica, clock: float) -> tuple[float | None, ...]:
+    """When each pending seat's clock runs out (None for a seat not pending), as the turn
+    clocks sweep reads it: from the moment the seat's decision began."""
+    pending, decisions = replica.pending, replica.decisions
+    return tuple(
+        round(decisions[seat].at + clock, 3) if seat in pending and seat < len(decisions) else None
+        for seat in range(replica.meta.config.players)
+    )
 
 
 def whole_view(doc: ViewDoc, version: int) -> dict[str, Any]:

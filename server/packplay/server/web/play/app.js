@@ -325,7 +325,6 @@ class GameScreen {
     this.log = [];
     this.recent = []; // the events of the last update
     this.picks = new Map(); // decision key -> picked ids, per choice
-    this.decisionSince = null; // {key, at}: when this page saw the current decision begin
     this.root = h("div", { class: "game", id: "game" });
     main.append(this.root);
     this.stopped = false;
@@ -479,13 +478,16 @@ class GameScreen {
     };
   }
 
-  /** Seconds left on the turn clock as this page counts it, or null without a clock. */
+  /**
+   * Seconds left on the turn clock, or null without one: the seat's own while it is
+   * pending, else the first pending seat's, from the deadlines of the view (times by the
+   * server's clock).
+   */
   clockLeft(view) {
-    const seconds = this.summary?.turn_seconds;
-    if (!seconds || view.result !== null) return null;
-    const key = JSON.stringify([view.pending, view.seat === null ? null : view.legal]);
-    if (this.decisionSince?.key !== key) this.decisionSince = { key, at: Date.now() };
-    return Math.max(0, seconds - (Date.now() - this.decisionSince.at) / 1000);
+    if (view.result !== null || !view.deadlines) return null;
+    const own = view.seat === null ? null : view.deadlines[view.seat];
+    const due = own ?? Math.min(...view.deadlines.filter((deadline) => deadline !== null));
+    return Number.isFinite(due) ? Math.max(0, due - Date.now() / 1000) : null;
   }
 
   tick() {
@@ -529,7 +531,7 @@ class GameScreen {
       h("span", { class: "title" }, titleOf(message.game)),
       h("span", {}, message.seat === null ? "watching as a spectator" : `you are ${names[message.seat] ?? "seat"} (seat ${message.seat})`),
       h("span", { class: "version" }, `version ${message.version}`),
-      left === null ? h("span", { class: "muted" }, "no turn clock") : h("span", { class: "clock", title: "counted by this page from when it saw the decision begin" }, `clock: ${Math.ceil(left)} s left`),
+      left === null ? h("span", { class: "muted" }, "no turn clock") : h("span", { class: "clock", title: "when it runs out, the server plays a default action" }, `clock: ${Math.ceil(left)} s left`),
       h("button", { type: "button", class: "rules-button", onclick: () => openRules(message.game) }, "Rules"),
       h("span", { class: "muted" }, `game ${message.game_id}`),
     );
