@@ -223,6 +223,20 @@ async def test_a_quiet_game_whose_entry_pubsub_dropped_is_caught_up_from_redis(
     assert await other.tables.check_quiet(0.0) == 0, "caught up: nothing more to read"
 
 
+async def test_after_a_pub_sub_outage_a_game_that_cannot_catch_up_holds_up_no_other(
+    service: Service, other: Service
+) -> None:
+    broken, _ = await _started(service)
+    fine, _ = await _started(service)
+    watchers = [await _watch(other, game_id, 0) for game_id in (broken, fine)]
+    for game_id in (broken, fine):
+        await _play_one(service, game_id, random.Random(5))  # ``other`` never hears of these
+    await service.store.redis.lset(keys.log(broken), 1, b"\xc1 not an entry")
+    await other.tables.resync_all()
+    assert watchers[1].document is not None and watchers[1].document["version"] == 1
+    assert watchers[0].document is not None and watchers[0].document["version"] == 0
+
+
 async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(service: Service, other: Service) -> None:
     """As above, for a game the other process had let go of (no move for ``cold_after``):
     it is read again, and its watchers catch up with a whole view."""

@@ -457,8 +457,20 @@ class Tables:
         return len(behind)
 
     async def resync_all(self) -> None:
-        """The channel may have dropped entries: every live table catches up from the log."""
+        """The channel may have dropped entries: every live table catches up from the log.
+        A game that fails to (Redis failing meanwhile, an entry that does not decode) holds
+        up no other; the quiet-game check tries it again."""
+        failed: list[str] = []
         for table in list(self._tables.values()):
             if table.live and table.replica is not None:
-                async with table.lock:
-                    await self.catch_up(table)
+                try:
+                    async with table.lock:
+                        await self.catch_up(table)
+                except Exception as error:
+                    if not failed:
+                        log.warning(
+                            "game %s: catching up after a pub/sub outage failed: %r", table.game_id, error
+                        )
+                    failed.append(table.game_id)
+        if len(failed) > 1:
+            log.warning("%d games failed to catch up after a pub/sub outage", len(failed))
