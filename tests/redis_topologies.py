@@ -19,6 +19,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.cluster import RedisCluster
@@ -40,6 +41,15 @@ class Node:
 
     def client(self) -> redis.Redis:
         return redis.Redis(host=HOST, port=self.port, socket_connect_timeout=1, socket_timeout=5)
+
+    def wait_replica_in_sync(self, timeout: float = READY_TIMEOUT) -> None:
+        """Until this node has a replica in sync (blocking: from async code, in a thread)."""
+
+        def in_sync() -> bool:
+            with self.client() as client:
+                return replica_in_sync(client.info("replication"))
+
+        _until(in_sync, f"node {self.port} has a replica in sync", timeout)
 
     @property
     def alive(self) -> bool:
@@ -130,6 +140,15 @@ def _pings(node: Node) -> bool:
     return False
 
 
+def replica_in_sync(replication: dict[str, Any]) -> bool:
+    """Whether a node's ``INFO replication`` names a replica in sync (online)."""
+    return any(
+        isinstance(v, dict) and v.get("state") == "online"
+        for k, v in replication.items()
+        if k.startswith("slave")
+    )
+
+
 def _until(check: object, what: str, timeout: float = READY_TIMEOUT) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -205,12 +224,7 @@ class LocalCluster:
                 return False
             for master in masters:
                 with master.client() as client:
-                    replication = client.info("replication")
-                    if not any(
-                        isinstance(v, dict) and v.get("state") == "online"
-                        for k, v in replication.items()
-                        if k.startswith("slave")
-                    ):
+                    if not replica_in_sync(client.info("replication")):
                         return False
             return True
         except redis.RedisError:
@@ -315,12 +329,7 @@ class LocalSentinel:
                         return False
             assert self.master is not None
             with self.master.client() as client:
-                replication = client.info("replication")
-                return any(
-                    isinstance(v, dict) and v.get("state") == "online"
-                    for k, v in replication.items()
-                    if k.startswith("slave")
-                )
+                return replica_in_sync(client.info("replication"))
         except (redis.RedisError, KeyError):
             return False
 
@@ -338,11 +347,7 @@ class LocalSentinel:
                 replication = client.info("replication")
         except (redis.RedisError, LookupError):
             return False
-        return replication.get("role") == "master" and any(
-            isinstance(v, dict) and v.get("state") == "online"
-            for k, v in replication.items()
-            if k.startswith("slave")
-        )
+        return replication.get("role") == "master" and replica_in_sync(replication)
 
     def current_master(self) -> int:
         """The port of the master the Sentinels name now."""

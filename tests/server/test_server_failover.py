@@ -314,7 +314,7 @@ async def test_no_process_shows_a_move_before_a_replica_holds_it(tmp_path: Path)
     clients: list[Client] = []
     try:
         with logs_on_failure(servers):
-            await _until_in_sync(master)
+            await asyncio.to_thread(master.wait_replica_in_sync)
             game_id, tokens = await open_game(servers[0].url, "day_night", 2)
             for token in tokens:
                 clients.append(seat := Client(servers[0].url))
@@ -339,7 +339,7 @@ async def test_no_process_shows_a_move_before_a_replica_holds_it(tmp_path: Path)
             finally:
                 replica.process.send_signal(signal.SIGCONT)
 
-            await _until_in_sync(master)
+            await asyncio.to_thread(master.wait_replica_in_sync)
             await mover.send(act)  # the careful client sends it again
             answer = await mover.until(answered(act.action_id))
             assert isinstance(answer, Update | Accepted) and answer.version == 1, answer
@@ -351,13 +351,3 @@ async def test_no_process_shows_a_move_before_a_replica_holds_it(tmp_path: Path)
             server.stop()
         replica.stop()
         master.stop()
-
-
-async def _until_in_sync(master: Node) -> None:
-    for _ in range(100):
-        with master.client() as client:
-            replication = client.info("replication")
-        if replication.get("slave0", {}).get("state") == "online":
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the replica did not catch up with its master")

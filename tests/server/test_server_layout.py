@@ -105,7 +105,9 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
     other = Store.from_url(f"redis://{HOST}:{master.port}", process_id="other")
     listener = other.redis.pubsub()
     try:
-        await _until_replicating(durable)  # (not prepared: entries go by PUBLISH, as the listener expects)
+        await asyncio.to_thread(
+            master.wait_replica_in_sync
+        )  # (not prepared: entries go by PUBLISH, as the listener expects)
         await records.started(durable)
         await other.load("g1", watch=True)
         await listener.subscribe(keys.channel(keys.shard_of("g1"), "other"))
@@ -141,7 +143,7 @@ async def test_a_version_no_replica_holds_is_read_by_no_durable_process(tmp_path
     this = Store.from_url(url, process_id="this", replicas=1, replica_timeout=0.2)
     other = Store.from_url(url, process_id="other", replicas=1, replica_timeout=0.2)
     try:
-        await _until_replicating(this)
+        await asyncio.to_thread(master.wait_replica_in_sync)
         await records.started(this)
         replica.process.send_signal(signal.SIGSTOP)
         try:
@@ -166,15 +168,6 @@ async def test_a_version_no_replica_holds_is_read_by_no_durable_process(tmp_path
         await other.close()
         replica.stop()
         master.stop()
-
-
-async def _until_replicating(store: Store) -> None:
-    for _ in range(100):
-        info = await store.redis.info("replication")
-        if info.get("slave0", {}).get("state") == "online":
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError("the replica did not catch up with its master")
 
 
 def _version_of(message: dict[str, Any] | None) -> int:
