@@ -357,11 +357,11 @@ return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, 1), red
 """
 )
 
-# KEYS: the game's hash, its log. ARGV: the first and last index; '1' for a barrier
+# The log read behind a barrier. KEYS: the game's hash, its log. ARGV: the first and last index
 _ENTRIES = Script(
     _BARRIER
     + """
-if ARGV[3] == '1' then barrier(KEYS[1]) end
+barrier(KEYS[1])
 return redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])
 """
 )
@@ -855,14 +855,14 @@ class Store:
     ) -> list[tuple[LogEntry, bytes]]:
         """Log entries of the versions after ``after`` (up to ``until``), in order, with their bytes.
 
-        Read up to the end (no ``until``), they wait for the replicas (see _BARRIER); entries up
-        to a version this process holds are there already."""
+        Read up to the end (no ``until``) under PACKPLAY_REDIS_REPLICAS, they wait for the
+        replicas (see _BARRIER); entries up to a version this process holds are there already."""
         first = max(after + 1, 1)
-        if until is not None:
-            rows = await self.pipeline.call("LRANGE", keys.log(game_id), first, until)
+        if until is None and self._barrier:
+            rows = await self.pipeline.run(_ENTRIES, [keys.game(game_id), keys.log(game_id)], [first, -1])
         else:
-            rows = await self.pipeline.run(
-                _ENTRIES, [keys.game(game_id), keys.log(game_id)], [first, -1, self._barrier]
+            rows = await self.pipeline.call(
+                "LRANGE", keys.log(game_id), first, -1 if until is None else until
             )
         return [(entry_decoder.decode(raw), raw) for raw in rows]
 
