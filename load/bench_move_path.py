@@ -5,12 +5,13 @@
 Random legal games of every game type are played through the server's own replica and
 rendering, without sockets or Redis, and each piece of a move is timed: 'step' (the
 action applied to a working copy of the state, the legal actions and decisions of the
-next version, the state and log entry as stored), 'views' (every seat's view message),
-'patches' (every seat's update: its events and the JSON Patch of its view message) and
-'frames' (those updates encoded as JSON). Figures are microseconds per move, every seat
-counted (two seats by default, as in 'bench_hot_path.py'); under load each piece costs
-more, since the server shares its core with Redis. Compare them as ratios between runs
-of this script, never as absolute numbers between machines.
+next version, the state and log entry as stored), 'shared' (the parts of the view every
+audience shares, computed and compared once), 'updates' (every seat's update: its events
+and the JSON Patch of its view message) and 'frames' (those updates encoded as JSON).
+Figures are microseconds per move, every seat counted (two seats by default, as in
+'bench_hot_path.py'); under load each piece costs more, since the server shares its core
+with Redis. Compare them as ratios between runs of this script, never as absolute
+numbers between machines.
 """
 
 from __future__ import annotations
@@ -25,15 +26,14 @@ from packplay.games.base import GameConfig
 from packplay.games.random_policy import random_action
 from packplay.games.registry import GAME_NAMES, get_game
 from packplay.rng import Rng
-from packplay.server import rendering
-from packplay.server.rendering import ViewDoc
+from packplay.server.rendering import Change, HeldViews
 from packplay.server.replica import Replica, Step
 from packplay.server.store import GameMeta
 from packplay_protocol import codec
 from packplay_protocol.to_client import Update
 from packplay_protocol.version import Encoding
 
-PIECES = ("step", "views", "patches", "frames")
+PIECES = ("step", "shared", "updates", "frames")
 
 
 def stepped(replica: Replica, seat: int, action: Any) -> Step:
@@ -42,25 +42,30 @@ def stepped(replica: Replica, seat: int, action: Any) -> Step:
     return step
 
 
-def views(replica: Replica, before: dict[int, ViewDoc]) -> dict[int, ViewDoc]:
-    return {seat: rendering.view_doc(replica, seat, doc) for seat, doc in before.items()}
+def shared(views: HeldViews, replica: Replica, step: Step) -> Change:
+    change = views.change(replica, step)
+    assert change is not None
+    return change
 
 
-def patches(step: Step, game_id: str, before: dict[int, ViewDoc], after: dict[int, ViewDoc]) -> list[Update]:
-    return [rendering.update_message(step, game_id, seat, doc, after[seat]) for seat, doc in before.items()]
+def updates(views: HeldViews, change: Change, seats: int) -> list[Update]:
+    return [views.update(change, seat) for seat in range(seats)]
 
 
 def frames(updates: list[Update]) -> list[bytes]:
     return [codec.encode(update, Encoding.JSON) for update in updates]
 
 
-def dealt(game: str, players: int, seed: int, catalog: Any) -> tuple[Replica, dict[int, ViewDoc]]:
-    """A new game's replica, and every seat's first view message."""
+def dealt(game: str, players: int, seed: int, catalog: Any) -> tuple[Replica, HeldViews]:
+    """A new game's replica, and the views every seat holds."""
     engine = get_game(game)
     config = GameConfig(game=game, players=players, sets=engine.default_sets)
     meta = GameMeta(id=f"bench-{seed}", config=config, seed=seed, created=0.0)
     replica = Replica.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
-    return replica, {seat: rendering.view_doc(replica, seat) for seat in range(players)}
+    views = HeldViews()
+    for seat in range(players):
+        views.message(replica, seat)
+    return replica, views
 
 
 def options(description: str | None, games: int) -> argparse.Namespace:
@@ -74,16 +79,15 @@ def options(description: str | None, games: int) -> argparse.Namespace:
 
 
 def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings) -> None:
-    replica, docs = dealt(game, players, seed, catalog)
-    engine, meta, rng = replica.engine, replica.meta, Rng(seed)
+    replica, views = dealt(game, players, seed, catalog)
+    engine, rng = replica.engine, Rng(seed)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
         action = random_action(replica.legal[seat], engine.action_type, rng)
         step = timings.timed("step", stepped, replica, seat, action)
-        after = timings.timed("views", views, replica, docs)
-        updates = timings.timed("patches", patches, step, meta.id, docs, after)
-        timings.timed("frames", frames, updates)
-        docs = after
+        change = timings.timed("shared", shared, views, replica, step)
+        made = timings.timed("updates", updates, views, change, players)
+        timings.timed("frames", frames, made)
 
 
 def main(options: argparse.Namespace) -> None:

@@ -20,7 +20,7 @@ from collections import Counter
 from typing import Any
 
 import msgspec
-from bench_move_path import dealt, options, patches, stepped, views
+from bench_move_path import dealt, options, shared, stepped, updates
 from zlib_ng import zlib_ng
 
 from packplay.cards.catalog import load_catalog
@@ -67,15 +67,13 @@ def deflated_size(frame: bytes) -> int:
 
 
 def play_one(game: str, players: int, seed: int, catalog: Any, sizes: Sizes) -> None:
-    replica, docs = dealt(game, players, seed, catalog)
-    engine, meta, rng = replica.engine, replica.meta, Rng(seed)
+    replica, views = dealt(game, players, seed, catalog)
+    engine, rng = replica.engine, Rng(seed)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
         step = stepped(replica, seat, random_action(replica.legal[seat], engine.action_type, rng))
-        after = views(replica, docs)
-        for update in patches(step, meta.id, docs, after):
+        for update in updates(views, shared(views, replica, step), players):
             sizes.add(update)
-        docs = after
 
 
 def main(options: argparse.Namespace) -> None:

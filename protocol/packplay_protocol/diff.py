@@ -25,8 +25,9 @@ from msgspec.structs import astuple
 from packplay_protocol.patch import PatchOp, escape
 
 
-def diff(old: Any, new: Any) -> list[PatchOp]:
-    """The operations that turn ``old`` into ``new``.
+def diff(old: Any, new: Any, path: str = "") -> list[PatchOp]:
+    """The operations that turn ``old`` into ``new``, at ``path`` in the document (a JSON
+    Pointer: the whole document by default).
 
     Both are JSON values, or typed messages (msgspec structs, tuples) that encode as
     JSON values: a struct is an object of its fields (its tag, if any, is the same on
@@ -40,7 +41,7 @@ def diff(old: Any, new: Any) -> list[PatchOp]:
     """
     ops: list[PatchOp] = []
     if old is not new:
-        _diff(old, new, "", ops)
+        _diff(old, new, path, ops)
     return ops
 
 

@@ -1,8 +1,7 @@
 """What one seat of an in-process game is sent, in wire form, built as the server builds it.
 
 A :class:`SeatFeed` renders the seat's view message and each update with the server's
-own rendering (:func:`~packplay.server.rendering.view_doc`,
-:func:`~packplay.server.rendering.update_message`) over a
+own rendering (:class:`~packplay.server.rendering.HeldViews`) over a
 :class:`~packplay.server.replica.Replica`, then encodes and decodes it with the
 protocol's codec: a bot reads exactly the messages a WebSocket client would read,
 and nothing it is handed shares an object with the game's state. The same feed can
@@ -13,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from packplay.server.rendering import ViewDoc, update_message, view_doc, whole_view
+from packplay.server.rendering import HeldViews, view_doc, whole_view
 from packplay.server.replica import Replica, Step
 from packplay_protocol import codec
 from packplay_protocol.errors import DecodeError, ErrorCode
@@ -35,12 +34,14 @@ class SeatFeed:
     def __init__(self, replica: Replica, seat: int, follow: bool) -> None:
         self.seat = seat
         self.follow = follow
-        self._doc: ViewDoc | None = view_doc(replica, seat) if follow else None
+        self._views: HeldViews | None = None
+        if follow:
+            self._views = HeldViews()
+            self._views.message(replica, seat)
 
     def view(self, replica: Replica) -> ViewMessage:
         """The seat's whole view message at the replica's version, as decoded by a client."""
-        doc = self._doc if self._doc is not None else view_doc(replica, self.seat)
-        frame = codec.encode_plain(whole_view(doc, replica.version), WIRE)
+        frame = codec.encode_plain(whole_view(view_doc(replica, self.seat), replica.version), WIRE)
         message = codec.decode_server(frame, WIRE)
         if not isinstance(message, ViewMessage):
             raise WireError(f"a view message did not decode: {message}")
@@ -49,11 +50,11 @@ class SeatFeed:
     def update(self, replica: Replica, step: Step) -> Update | None:
         """The update the seat is sent for ``step`` (the replica has advanced to it), or
         None when the feed does not follow the seat."""
-        if self._doc is None:
+        if self._views is None:
             return None
-        after = view_doc(replica, self.seat, self._doc)
-        update = update_message(step, replica.game_id, self.seat, self._doc, after)
-        self._doc = after
+        change = self._views.change(replica, step)
+        assert change is not None, "a followed seat holds its view"
+        update = self._views.update(change, self.seat)
         message = codec.decode_server(codec.encode(update, WIRE), WIRE)
         if not isinstance(message, Update):
             raise WireError(f"an update did not decode: {message}")

@@ -17,12 +17,12 @@ from typing import Any, ClassVar, Generic, TypeVar
 import msgspec
 
 from packplay.cards.model import CardInstance
+from packplay.games.layout import Audience as Audience
+from packplay.games.layout import ViewLayout
 from packplay_protocol.games.common import GameResult, LegalActions
 
 SPECTATOR: None = None
 """The audience of a spectator: sees only what is public."""
-
-Audience = int | None
 
 GivenBoosters = Sequence[Sequence[CardInstance]] | None
 """Boosters given to setup instead of opened (sandbox games, scenario tests), or None."""
@@ -135,6 +135,8 @@ class Game(ABC, Generic[S]):
     """The union of this game's action structs (for decoding)."""
     deal_type: ClassVar[type[msgspec.Struct]]
     """This game's explicit set-up struct (``packplay_protocol.audit``)."""
+    view_type: ClassVar[type[msgspec.Struct]]
+    """This game's view struct (``packplay_protocol.games``): what :meth:`view` returns."""
 
     def setup(
         self,
@@ -243,11 +245,25 @@ class Game(ABC, Generic[S]):
         """The outcome, or None while the game goes on."""
 
     @abstractmethod
-    def view(self, state: S, audience: Audience) -> Any:
-        """What ``audience`` (a seat, or None for a spectator) may see of the state.
+    def layout(self, players: int) -> ViewLayout[S]:
+        """The view's parts for ``players`` seats (the same object every call).
 
-        The only way state leaves the engine. After the game ends it reveals everything.
+        The only way state leaves the engine: what each part shows an audience (a seat, or
+        None for a spectator). After the game ends the view reveals everything.
         """
+
+    @abstractmethod
+    def players(self, state: S) -> int:
+        """How many seats the game has."""
+
+    def view_document(self, state: S, audience: Audience) -> dict[str, Any]:
+        """What ``audience`` may see of the state, as a JSON document (the wire form)."""
+        layout = self.layout(self.players(state))
+        return layout.document(layout.values(state, audience))
+
+    def view(self, state: S, audience: Audience) -> Any:
+        """What ``audience`` may see of the state, as this game's typed view."""
+        return msgspec.convert(self.view_document(state, audience), self.view_type)
 
     def roles(self, state: S) -> tuple[str, ...] | None:
         """Each seat's role when the game gives seats roles (Day/Night, first mover), else None."""

@@ -1,56 +1,44 @@
-"""What one audience is sent about a game: its view message, and the update after a step.
+"""What audiences are sent about a game: their whole view message, and the update after a step.
 
-An audience's view message is kept as it was sent (a dict of its fields, each a typed
-value), so that the update of a step is the JSON Patch between the message sent last
-and the new one: unchanged parts compare equal at once, and only what changed is
-turned into operations. Everything here is computed once per audience and step, and
-each frame once per encoding, however many connections share the audience.
+A view message is the game's view (the engine's :class:`~packplay.games.layout.ViewLayout`,
+part by part) with the message's own fields (pending seats, legal actions, deadlines,
+result, seed) and the card table. :class:`HeldViews` keeps, for one game, what the
+audiences with watchers were last sent, and turns a step into each one's update: the
+parts every audience shares are computed and compared once per step, whatever the number
+of audiences; only the parts that depend on the audience are computed for each. A part
+that changed becomes patch operations at its place (the finer operations of
+:mod:`packplay_protocol.diff` inside it); the card table changes by the cards the
+audience came to know or no longer may know. Each frame is encoded once per encoding,
+however many connections share the audience.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from packplay.games.base import Audience, events_for
+from packplay.games.layout import Values, ViewLayout
 from packplay.server.replica import Replica, Step
 from packplay_protocol import codec
 from packplay_protocol.diff import diff
 from packplay_protocol.games.common import LegalActions
+from packplay_protocol.patch import PatchOp
 from packplay_protocol.to_client import Events, GameOver, ServerMessage, Update
 from packplay_protocol.version import API_PREFIX, Encoding
 
 ViewDoc = dict[str, Any]
 """A view message's fields but its version (a step changes that anyway)."""
-_NO_LEGAL: LegalActions[Any] = LegalActions()
+NO_LEGAL: LegalActions[Any] = LegalActions()
+_SHARED_FIELDS = ("pending", "deadlines", "result", "seed")
+"""The view message's own fields that every audience sees alike."""
 
 
-def view_doc(replica: Replica, audience: Audience, before: ViewDoc | None = None) -> ViewDoc:
-    """The view message of ``audience`` at the replica's version.
-
-    Given the one of the version ``before``, its card table is kept (the same object)
-    when the audience knows the same cards, so that comparing the two costs nothing.
-    """
-    engine, state, meta = replica.engine, replica.state, replica.meta
-    result = replica.result
-    known = engine.known_cards(state, audience)
-    table = before["cards"] if before is not None else None
-    if table is None or len(table) != len(known) or any(card_id not in table for card_id in known):
-        cards = replica.cards
-        table = {card_id: cards[card_id] for card_id in known}
-    return {
-        "type": "view",
-        "game_id": meta.id,
-        "game": meta.config.game,
-        "seat": audience,
-        "pending": replica.pending,
-        "legal": _NO_LEGAL if audience is None or audience >= len(replica.legal) else replica.legal[audience],
-        "deadlines": None if meta.clock is None else deadlines(replica, meta.clock),
-        "result": result,
-        "seed": meta.seed if result is not None else None,
-        "view": engine.view(state, audience),
-        "cards": table,
-    }
+def legal_of(replica: Replica, audience: Audience) -> LegalActions[Any]:
+    """What ``audience`` may do now (nothing for a spectator)."""
+    legal = replica.legal
+    return legal[audience] if audience is not None and 0 <= audience < len(legal) else NO_LEGAL
 
 
 def deadlines(replica: Replica, clock: float) -> tuple[float | None, ...]:
@@ -63,21 +51,182 @@ def deadlines(replica: Replica, clock: float) -> tuple[float | None, ...]:
     )
 
 
+def shared_fields(replica: Replica) -> tuple[Any, ...]:
+    """The values of :data:`_SHARED_FIELDS` at the replica's version."""
+    meta, result = replica.meta, replica.result
+    return (
+        replica.pending,
+        None if meta.clock is None else deadlines(replica, meta.clock),
+        result,
+        meta.seed if result is not None else None,
+    )
+
+
+def layout_of(replica: Replica) -> ViewLayout[Any]:
+    return replica.engine.layout(replica.meta.config.players)
+
+
+def view_doc(replica: Replica, audience: Audience) -> ViewDoc:
+    """The view message of ``audience`` at the replica's version (nothing is kept)."""
+    layout = layout_of(replica)
+    return _message(replica, audience, layout.values(replica.state, audience))
+
+
+def _message(replica: Replica, audience: Audience, values: Values) -> ViewDoc:
+    engine, state, meta = replica.engine, replica.state, replica.meta
+    pending, deadlines_, result, seed = shared_fields(replica)
+    cards = replica.cards
+    return {
+        "type": "view",
+        "game_id": meta.id,
+        "game": meta.config.game,
+        "seat": audience,
+        "pending": pending,
+        "legal": legal_of(replica, audience),
+        "deadlines": deadlines_,
+        "result": result,
+        "seed": seed,
+        "view": layout_of(replica).document(values),
+        "cards": {card_id: cards[card_id] for card_id in engine.known_cards(state, audience)},
+    }
+
+
 def whole_view(doc: ViewDoc, version: int) -> dict[str, Any]:
     """A whole view message, ready to encode."""
     return {**doc, "version": version}
 
 
-def update_message(step: Step, game_id: str, audience: Audience, before: ViewDoc, after: ViewDoc) -> Update:
-    """What the step changed for ``audience``: its events and the patch of its view message."""
-    entry = step.entry
-    return Update(
-        game_id=game_id,
-        version=step.version,
-        events=tuple(events_for(step.events, audience)),
-        patch=tuple(diff(before, after)),
-        action_id=entry.action_id if audience is not None and audience == entry.seat else None,
-    )
+@dataclass(slots=True)
+class _Held:
+    """What one audience was last sent: its private parts, its legal actions, the cards
+    hidden from it."""
+
+    values: Values
+    legal: LegalActions[Any]
+    hidden: frozenset[str]
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """What a step changed for every audience alike: the operations on the message's shared
+    fields and on the view's shared parts (made once, shared by every audience's update)."""
+
+    step: Step
+    replica: Replica
+    field_ops: tuple[PatchOp, ...]
+    part_ops: tuple[PatchOp, ...]
+
+
+class HeldViews:
+    """The view messages the audiences with watchers of one game hold, at one version."""
+
+    __slots__ = ("_fields", "_held", "_shared")
+
+    def __init__(self) -> None:
+        self._shared: Values | None = None
+        """The shared parts' values at the version held (None: nobody holds a view)."""
+        self._fields: tuple[Any, ...] = ()
+        """The message's shared fields at the version held."""
+        self._held: dict[Audience, _Held] = {}
+
+    def __contains__(self, audience: Audience) -> bool:
+        return audience in self._held
+
+    def clear(self) -> None:
+        self._shared = None
+        self._held.clear()
+
+    def forget(self, audience: Audience) -> None:
+        self._held.pop(audience, None)
+        if not self._held:
+            self._shared = None
+
+    def message(self, replica: Replica, audience: Audience, keep: bool = True) -> ViewDoc:
+        """The view message of ``audience`` at the replica's version; with ``keep`` its
+        updates are made from it from now on."""
+        layout = layout_of(replica)
+        if self._shared is None:
+            if not keep:
+                return view_doc(replica, audience)
+            self._shared = layout.shared_values(replica.state)
+            self._fields = shared_fields(replica)
+        values = layout.values(replica.state, audience, self._shared)
+        if keep:
+            private: Values = [None] * len(values)
+            for index in layout.private:
+                private[index] = values[index]
+            hidden = replica.engine.hidden_from(replica.state, audience)
+            self._held[audience] = _Held(private, legal_of(replica, audience), hidden)
+        return _message(replica, audience, values)
+
+    def change(self, replica: Replica, step: Step) -> Change | None:
+        """What ``step`` changed for every audience (the replica has moved to it); None
+        when no audience holds a view."""
+        old = self._shared
+        if old is None:
+            return None
+        layout = layout_of(replica)
+        new = layout.shared_values(replica.state)
+        fields = shared_fields(replica)
+        field_ops: list[PatchOp] = []
+        for name, was, now in zip(_SHARED_FIELDS, self._fields, fields, strict=True):
+            if _changed(was, now):
+                field_ops.extend(diff(was, now, f"/{name}"))
+        part_ops: list[PatchOp] = []
+        parts = layout.parts
+        for index in layout.shared:
+            was, now = old[index], new[index]
+            if _changed(was, now):
+                part_ops.extend(diff(was, now, "/view" + parts[index].path))
+        self._shared, self._fields = new, fields
+        return Change(step, replica, tuple(field_ops), tuple(part_ops))
+
+    def update(self, change: Change, audience: Audience) -> Update:
+        """The update of ``audience`` for the change: its events and its patch."""
+        replica, step = change.replica, change.step
+        held = self._held[audience]
+        ops = list(change.field_ops)
+        legal = legal_of(replica, audience)
+        if _changed(held.legal, legal):
+            ops.extend(diff(held.legal, legal, "/legal"))
+            held.legal = legal
+        ops.extend(change.part_ops)
+        state, layout = replica.state, layout_of(replica)
+        parts, values = layout.parts, held.values
+        for index in layout.private:
+            part = parts[index]
+            was, now = values[index], part.show(state, audience)
+            if _changed(was, now):
+                ops.extend(diff(was, now, "/view" + part.path))
+                values[index] = now
+        hidden = replica.engine.hidden_from(state, audience)
+        if hidden != held.hidden:
+            ops.extend(_card_ops(replica, held.hidden, hidden))
+            held.hidden = hidden
+        entry = step.entry
+        return Update(
+            game_id=replica.game_id,
+            version=step.version,
+            events=tuple(events_for(step.events, audience)),
+            patch=tuple(ops),
+            action_id=entry.action_id if audience is not None and audience == entry.seat else None,
+        )
+
+
+def _changed(was: Any, now: Any) -> bool:
+    # JSON tells true from 1: a value of another type is a change even when Python calls it equal.
+    return was is not now and (was != now or type(was) is not type(now))
+
+
+def _card_ops(replica: Replica, was_hidden: frozenset[str], hidden: frozenset[str]) -> list[PatchOp]:
+    """The card table's change: the cards no longer known leave it, those now known join it."""
+    cards = replica.cards
+    ops = [PatchOp(op="remove", path=f"/cards/{card_id}") for card_id in sorted(hidden - was_hidden)]
+    ops += [
+        PatchOp(op="add", path=f"/cards/{card_id}", value=cards[card_id])
+        for card_id in sorted(was_hidden - hidden)
+    ]
+    return ops
 
 
 def game_over(replica: Replica) -> GameOver | None:

@@ -28,7 +28,7 @@ from packplay.cards.catalog import Catalog
 from packplay.games.base import Audience, RuleError
 from packplay.games.registry import get_game
 from packplay.server import history, rendering
-from packplay.server.rendering import Frames, ViewDoc
+from packplay.server.rendering import Change, Frames, HeldViews, ViewDoc
 from packplay.server.replica import Replica, Step
 from packplay.server.store import LogEntry, Snapshot, Store, entry_decoder
 
@@ -59,7 +59,6 @@ class Table:
     __slots__ = (
         "cold_version",
         "dealt",
-        "docs",
         "game_id",
         "joining",
         "last_active",
@@ -67,6 +66,7 @@ class Table:
         "lock",
         "replica",
         "seat_digests",
+        "views",
         "watchers",
     )
 
@@ -79,7 +79,7 @@ class Table:
         """This process is joining the watcher set: entries may come before the read that
         joins it answers, and wait for it (the channel and the read are two connections)."""
         self.watchers: dict[Audience, set[Watcher]] = {}
-        self.docs: dict[Audience, ViewDoc] = {}
+        self.views = HeldViews()
         """The view message each audience with watchers holds, at the replica's version."""
         self.lock = asyncio.Lock()
         self.dealt: Any = None
@@ -104,7 +104,7 @@ class Table:
             watchers.discard(watcher)
             if not watchers:
                 del self.watchers[audience]
-                self.docs.pop(audience, None)
+                self.views.forget(audience)
 
     def let_go(self, keep_views: bool = False) -> None:
         """Drop what this process holds of the game but its watchers (and, with
@@ -116,21 +116,16 @@ class Table:
         self.replica = None
         self.seat_digests = None
         if not keep_views:
-            self.docs.clear()
+            self.views.clear()
 
     @property
     def finished(self) -> bool:
         return self.replica is not None and self.replica.status == "finished"
 
     def doc(self, audience: Audience) -> ViewDoc:
-        """The audience's view message now (kept while the audience has watchers)."""
+        """The audience's view message now (its updates are made from it while it has watchers)."""
         assert self.replica is not None
-        found = self.docs.get(audience)
-        if found is None:
-            found = rendering.view_doc(self.replica, audience)
-            if audience in self.watchers:
-                self.docs[audience] = found
-        return found
+        return self.views.message(self.replica, audience, keep=audience in self.watchers)
 
     def advance(self, step: Step) -> None:
         """Move the replica one version on and send every local watcher its update."""
@@ -139,22 +134,23 @@ class Table:
         replica.advance(step)
         self.last_active = time.monotonic()
         over = rendering.game_over(replica) if step.status == "finished" else None
+        change = self.views.change(replica, step)
         for audience, watchers in self.watchers.items():
             if watchers:
-                frames = self._update(step, audience, over)
+                frames = self._update(replica, change, step, audience, over)
                 for watcher in list(watchers):
                     watcher.deliver(frames)
 
-    def _update(self, step: Step, audience: Audience, over: Any) -> Frames:
-        assert self.replica is not None
-        before = self.docs.get(audience)
-        after = self.docs[audience] = rendering.view_doc(self.replica, audience, before)
+    def _update(
+        self, replica: Replica, change: Change | None, step: Step, audience: Audience, over: Any
+    ) -> Frames:
         messages: list[rendering.Outgoing] = []
         acknowledged = None
-        if before is None:
-            messages.append(rendering.whole_view(after, step.version))  # no acceptance in a view
+        if change is None or audience not in self.views:
+            doc = self.views.message(replica, audience)
+            messages.append(rendering.whole_view(doc, step.version))  # no acceptance in a view
         else:
-            update = rendering.update_message(step, self.game_id, audience, before, after)
+            update = self.views.update(change, audience)
             messages.append(update)
             acknowledged = update.action_id
         if over is not None:
@@ -165,7 +161,7 @@ class Table:
         """Jump to another version (read again from Redis): every watcher catches up."""
         self.replica = replica
         self.cold_version = None
-        self.docs.clear()
+        self.views.clear()
         for watchers in self.watchers.values():
             for watcher in list(watchers):
                 watcher.resync()

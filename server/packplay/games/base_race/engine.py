@@ -20,7 +20,8 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GameState, GivenBoosters, RuleError
 from packplay.games.base_race import play, views
 from packplay.games.base_race.setup import deal_of, from_deal, new_state
-from packplay.games.base_race.state import BaseRaceState
+from packplay.games.base_race.state import SEATS, BaseRaceState
+from packplay.games.layout import ViewLayout
 from packplay_protocol.audit import BaseRaceDeal
 from packplay_protocol.games.base_race import FACTS, LAYOUT_SIZE, Action, Layout, Move, View
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions
@@ -39,6 +40,7 @@ class BaseRace(Game[BaseRaceState]):
     state_type: ClassVar[type[GameState]] = BaseRaceState
     action_type: ClassVar[Any] = Action
     deal_type: ClassVar[type[BaseRaceDeal]] = BaseRaceDeal
+    view_type: ClassVar[type[View]] = View
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
@@ -87,8 +89,11 @@ class BaseRace(Game[BaseRaceState]):
     def result(self, state: BaseRaceState) -> GameResult | None:
         return views.result(state)
 
-    def view(self, state: BaseRaceState, audience: Audience) -> View:
-        return views.view(state, audience)
+    def layout(self, players: int) -> ViewLayout[BaseRaceState]:
+        return views.layout(players)
+
+    def players(self, state: BaseRaceState) -> int:
+        return len(SEATS)
 
     def zones(self, state: BaseRaceState) -> dict[str, list[str]]:
         return views.zones(state)

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from packplay.games.base import Audience
 from packplay.games.base_race.state import ROW_COL, SEATS, BaseRaceState
+from packplay.games.layout import Part, ViewLayout, private, shared
 from packplay_protocol.games.base_race import Phase, Piece, View
 from packplay_protocol.games.common import GameResult, game_result
 
@@ -24,33 +27,45 @@ def phase(state: BaseRaceState) -> Phase:
     return "play" if state.board_set else "layout"
 
 
-def view(state: BaseRaceState, audience: Audience) -> View:
-    """BR-6: every position is public, a face-down card's identity is its owner's only.
+@cache
+def layout(players: int) -> ViewLayout[BaseRaceState]:
+    """BR-6, part by part: every position is public, a face-down card's identity is its
+    owner's only. Cards are named by id; the audience's card table (``known_cards``) gives
+    the facts of those it may know."""
+    parts: list[Part[BaseRaceState]] = [
+        private("/seat", lambda state, audience: audience),
+        shared("/phase", phase),
+        shared("/laid_out", lambda state: (0 in state.laid_out, 1 in state.laid_out)),
+        private("/hand", _hand),
+        shared("/hand_counts", lambda state: (len(state.hands[0]), len(state.hands[1]))),
+        private("/board", _pieces),
+        shared("/discard", lambda state: tuple(state.discard)),
+        shared("/set_aside", lambda state: tuple(state.set_aside)),
+        shared("/out_count", lambda state: len(state.out)),
+        shared("/out", lambda state: tuple(state.out) if result(state) is not None else ()),
+        shared("/first_seat", lambda state: state.laid_out[0] if state.laid_out else None),
+        shared("/turn", lambda state: state.turn if state.board_set and result(state) is None else None),
+        shared("/extra_turns", lambda state: tuple(state.extra_turns)),
+        shared("/moves", lambda state: state.moves),
+        shared("/move_limit", lambda state: state.move_limit),
+        shared("/winners", _winners),
+        shared("/end_reason", _end_reason),
+    ]
+    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
 
-    Cards are named by id; the audience's card table (``known_cards``) gives the facts
-    of those it may know.
-    """
+
+def _hand(state: BaseRaceState, audience: Audience) -> tuple[str, ...]:
+    return tuple(sorted(state.hands[audience])) if audience is not None else ()
+
+
+def _winners(state: BaseRaceState) -> tuple[int, ...]:
     outcome = result(state)
-    over, laid_out, hands = outcome is not None, state.laid_out, state.hands
-    return View(
-        seat=audience,
-        phase=phase(state),
-        laid_out=(0 in laid_out, 1 in laid_out),
-        hand=tuple(sorted(hands[audience])) if audience is not None else (),
-        hand_counts=(len(hands[0]), len(hands[1])),
-        board=_pieces(state, audience),
-        discard=tuple(state.discard),
-        set_aside=tuple(state.set_aside),
-        out_count=len(state.out),
-        out=tuple(state.out) if over else (),
-        first_seat=laid_out[0] if laid_out else None,
-        turn=state.turn if state.board_set and not over else None,
-        extra_turns=tuple(state.extra_turns),
-        moves=state.moves,
-        move_limit=state.move_limit,
-        winners=outcome.winners if outcome else (),
-        end_reason=outcome.reason if outcome else None,
-    )
+    return outcome.winners if outcome else ()
+
+
+def _end_reason(state: BaseRaceState) -> str | None:
+    outcome = result(state)
+    return outcome.reason if outcome else None
 
 
 def _pieces(state: BaseRaceState, audience: Audience) -> tuple[Piece, ...]:

@@ -10,6 +10,7 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters
 from packplay.games.day_night import actions, flow, setup, views
 from packplay.games.day_night.state import SEATS, DayNightState
+from packplay.games.layout import ViewLayout
 from packplay_protocol.audit import DayNightDeal
 from packplay_protocol.games.common import ChooseCards, GameResult, LegalActions, game_result
 from packplay_protocol.games.day_night import FACTS, Action, Declare, Place, Replace, View
@@ -29,6 +30,7 @@ class DayNight(Game[DayNightState]):
     state_type = DayNightState
     action_type = Action
     deal_type = DayNightDeal
+    view_type = View
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> DayNightState:
         return setup.new_game(config, seed, catalog, boosters)
@@ -63,8 +65,11 @@ class DayNight(Game[DayNightState]):
         reason = "equal_piles" if len(won) == SEATS else "most_cards_in_pile"
         return game_result(self.name, won, flow.scores(state), reason)
 
-    def view(self, state: DayNightState, audience: Audience) -> View:
-        return views.build_view(state, audience)
+    def layout(self, players: int) -> ViewLayout[DayNightState]:
+        return views.layout(players)
+
+    def players(self, state: DayNightState) -> int:
+        return SEATS
 
     def roles(self, state: DayNightState) -> tuple[str, ...]:
         return tuple(state.role(seat) for seat in range(2))

@@ -10,10 +10,13 @@ but must not be traceable to its new slot. After the end all is shown.
 
 from __future__ import annotations
 
+from functools import cache
+
 from packplay.games.base import Audience
 from packplay.games.day_night.flow import scores
 from packplay.games.day_night.state import SEATS, DayNightState
-from packplay_protocol.games.day_night import SeatView, SlotView, View
+from packplay.games.layout import Part, ViewLayout, private, shared
+from packplay_protocol.games.day_night import Role, SlotView, View
 
 
 def viewer_seat(audience: Audience) -> int | None:
@@ -21,41 +24,66 @@ def viewer_seat(audience: Audience) -> int | None:
     return audience if audience is not None and 0 <= audience < SEATS else None
 
 
-def build_view(state: DayNightState, audience: Audience) -> View:
+@cache
+def layout(players: int) -> ViewLayout[DayNightState]:
+    """The view part by part, in the order of its fields (``players`` is always 2)."""
+    parts: list[Part[DayNightState]] = [
+        private("/seat", lambda state, audience: viewer_seat(audience)),
+        private("/role", _viewer_role),
+        shared("/day_seat", lambda state: state.day_seat),
+        shared("/round", lambda state: state.round),
+        shared("/k", lambda state: state.k),
+        shared("/phase", lambda state: state.phase),
+        shared("/slot", lambda state: state.slot),
+        shared("/revealed", lambda state: state.revealed),
+        shared("/outcomes", lambda state: tuple(state.outcomes)),
+    ]
+    for seat in range(SEATS):
+        parts += seat_parts(seat)
+    parts += [
+        shared("/scores", scores),
+        shared("/over", lambda state: state.over),
+        shared("/seed", lambda state: state.seed if state.over else None),
+    ]
+    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+
+
+def seat_parts(seat: int) -> list[Part[DayNightState]]:
+    """One seat's side of the table: its hand, row and buried cards are its own (all
+    of it is shown once the game is over)."""
+    at = f"/seats/{seat}"
+
+    def own(state: DayNightState, audience: Audience) -> bool:
+        return state.over or viewer_seat(audience) == seat
+
+    def hand(state: DayNightState, audience: Audience) -> tuple[str, ...] | None:
+        return tuple(state.hands[seat]) if own(state, audience) else None
+
+    def buried(state: DayNightState, audience: Audience) -> tuple[str, ...] | None:
+        return tuple(state.buried[seat]) if own(state, audience) else None
+
+    return [
+        shared(f"{at}/seat", lambda state: seat),
+        shared(f"{at}/role", lambda state: state.role(seat)),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat])),
+        private(f"{at}/hand", hand),
+        private(f"{at}/row", lambda state, audience: row_view(state, seat, own(state, audience))),
+        shared(f"{at}/pile", lambda state: tuple(state.piles[seat])),
+        shared(f"{at}/discarded", lambda state: tuple(state.discards[seat])),
+        private(f"{at}/buried", buried),
+        shared(f"{at}/buried_count", lambda state: len(state.buried[seat])),
+        shared(f"{at}/set_aside", lambda state: tuple(state.set_aside[seat])),
+        shared(f"{at}/placed", lambda state: bool(state.rows[seat])),
+        shared(
+            f"{at}/committed",
+            lambda state: state.phase in ("replace", "declare") and state.choices[seat] is not None,
+        ),
+    ]
+
+
+def _viewer_role(state: DayNightState, audience: Audience) -> Role | None:
     viewer = viewer_seat(audience)
-    return View(
-        seat=viewer,
-        role=None if viewer is None else state.role(viewer),
-        day_seat=state.day_seat,
-        round=state.round,
-        k=state.k,
-        phase=state.phase,
-        slot=state.slot,
-        revealed=state.revealed,
-        outcomes=tuple(state.outcomes),
-        seats=tuple(seat_view(state, seat, viewer) for seat in range(SEATS)),
-        scores=scores(state),
-        over=state.over,
-        seed=state.seed if state.over else None,
-    )
-
-
-def seat_view(state: DayNightState, seat: int, viewer: int | None) -> SeatView:
-    own = state.over or viewer == seat
-    return SeatView(
-        seat=seat,
-        role=state.role(seat),
-        hand_count=len(state.hands[seat]),
-        hand=tuple(state.hands[seat]) if own else None,
-        row=row_view(state, seat, own),
-        pile=tuple(state.piles[seat]),
-        discarded=tuple(state.discards[seat]),
-        buried=tuple(state.buried[seat]) if own else None,
-        buried_count=len(state.buried[seat]),
-        set_aside=tuple(state.set_aside[seat]),
-        placed=bool(state.rows[seat]),
-        committed=state.phase in ("replace", "declare") and state.choices[seat] is not None,
-    )
+    return None if viewer is None else state.role(viewer)
 
 
 def row_view(state: DayNightState, seat: int, own: bool) -> tuple[SlotView, ...]:

@@ -8,6 +8,7 @@ import msgspec
 
 from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Emitted, Game, GameConfig, GivenBoosters, place_in_turn_order
+from packplay.games.layout import ViewLayout
 from packplay.games.mishra_factory import rules, scoring, setup, views
 from packplay.games.mishra_factory.state import MishraFactoryState
 from packplay_protocol.audit import MishraFactoryDeal
@@ -39,6 +40,7 @@ class MishraFactory(Game[MishraFactoryState]):
     state_type = MishraFactoryState
     action_type = Action
     deal_type = MishraFactoryDeal
+    view_type = View
 
     def _setup(
         self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters
@@ -97,8 +99,11 @@ class MishraFactory(Game[MishraFactoryState]):
         scores = tuple(line.total for line in lines)
         return game_result(self.name, scoring.winners(lines), scores, "all_cards_collected")
 
-    def view(self, state: MishraFactoryState, audience: Audience) -> View:
-        return views.build_view(state, audience)
+    def layout(self, players: int) -> ViewLayout[MishraFactoryState]:
+        return views.layout(players)
+
+    def players(self, state: MishraFactoryState) -> int:
+        return state.players
 
     def roles(self, state: MishraFactoryState) -> tuple[str, ...]:
         """Place in turn order: turns go clockwise (seat order) from the first seat."""

@@ -8,8 +8,10 @@ name cards by id; the facts of every card not in the deck go in the card table.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from packplay.games.base import Audience
+from packplay.games.layout import Part, ViewLayout, private, shared
 from packplay.games.mishra_factory.scoring import score_lines
 from packplay.games.mishra_factory.state import Collected, MishraFactoryState
 from packplay_protocol.games.mishra_factory import GROUPS, Collection, Group, View
@@ -23,24 +25,31 @@ def collection_of(entries: Sequence[Collected], seat: int) -> Collection:
     return Collection(seat=seat, groups={group: tuple(ids) for group, ids in groups.items()})
 
 
-def build_view(state: MishraFactoryState, audience: Audience) -> View:
-    """The table as ``audience`` sees it: the deck only as a count."""
-    over = state.over
-    return View(
-        seat=audience,
-        players=state.players,
-        first_seat=state.first_seat,
-        turn=None if over else state.turn,
-        turn_number=state.turn_number,
-        belt=tuple(state.belt),
-        deck_count=len(state.deck),
-        collections=tuple(collection_of(entries, seat) for seat, entries in enumerate(state.collections)),
-        discarded=tuple(state.discarded),
-        set_aside=tuple(state.set_aside),
-        scores=score_lines(state.collections, state.cards),
-        over=over,
-        seed=state.seed if over else None,
-    )
+@cache
+def layout(players: int) -> ViewLayout[MishraFactoryState]:
+    """The view part by part, in the order of its fields: the deck only as a count."""
+    parts: list[Part[MishraFactoryState]] = [
+        private("/seat", lambda state, audience: audience),
+        shared("/players", lambda state: state.players),
+        shared("/first_seat", lambda state: state.first_seat),
+        shared("/turn", lambda state: None if state.over else state.turn),
+        shared("/turn_number", lambda state: state.turn_number),
+        shared("/belt", lambda state: tuple(state.belt)),
+        shared("/deck_count", lambda state: len(state.deck)),
+    ]
+    parts += [_collection_part(seat) for seat in range(players)]
+    parts += [
+        shared("/discarded", lambda state: tuple(state.discarded)),
+        shared("/set_aside", lambda state: tuple(state.set_aside)),
+        shared("/scores", lambda state: score_lines(state.collections, state.cards)),
+        shared("/over", lambda state: state.over),
+        shared("/seed", lambda state: state.seed if state.over else None),
+    ]
+    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+
+
+def _collection_part(seat: int) -> Part[MishraFactoryState]:
+    return shared(f"/collections/{seat}", lambda state: collection_of(state.collections[seat], seat))
 
 
 def zones(state: MishraFactoryState) -> dict[str, list[str]]:

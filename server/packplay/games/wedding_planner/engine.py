@@ -20,13 +20,15 @@ from packplay.games.base import (
     RuleError,
     place_in_turn_order,
 )
+from packplay.games.layout import ViewLayout
 from packplay.games.wedding_planner import moves, views
 from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.setup import deal_of, from_deal, new_state
 from packplay.games.wedding_planner.state import WeddingState, current_seat, is_over
+from packplay.games.wedding_planner.state import players as players_of
 from packplay_protocol.audit import WeddingPlannerDeal
 from packplay_protocol.games.common import GameResult, LegalActions, game_result
-from packplay_protocol.games.wedding_planner import FACTS, Action, Discard, Draw, Take
+from packplay_protocol.games.wedding_planner import FACTS, Action, Discard, Draw, Take, View
 
 
 class WeddingPlanner(Game[WeddingState]):
@@ -40,6 +42,7 @@ class WeddingPlanner(Game[WeddingState]):
     state_type: ClassVar[type[WeddingState]] = WeddingState
     action_type: ClassVar[Any] = Action
     deal_type: ClassVar[type[WeddingPlannerDeal]] = WeddingPlannerDeal
+    view_type: ClassVar[type[View]] = View
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> WeddingState:
         return new_state(config, seed, catalog, boosters, self.default_sets)
@@ -79,8 +82,11 @@ class WeddingPlanner(Game[WeddingState]):
         reason = "all_scores_tied" if len(best) == len(scores) else "highest_hand_score"
         return game_result(self.name, best, tuple(score.total for score in scores), reason)
 
-    def view(self, state: WeddingState, audience: Audience) -> Any:
-        return views.render(state, audience)
+    def layout(self, players: int) -> ViewLayout[WeddingState]:
+        return views.layout(players)
+
+    def players(self, state: WeddingState) -> int:
+        return players_of(state)
 
     def roles(self, state: WeddingState) -> tuple[str, ...]:
         """Place in turn order: turns go counter-clockwise (reverse seat order)."""

@@ -12,7 +12,10 @@ the card table beside the view (``Game.known_cards``: every card not in
 
 from __future__ import annotations
 
+from functools import cache
+
 from packplay.games.base import Audience
+from packplay.games.layout import Part, ViewLayout, private, shared
 from packplay.games.wedding_planner.moves import final_scores
 from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.state import (
@@ -23,46 +26,65 @@ from packplay.games.wedding_planner.state import (
     players,
     turns_taken,
 )
-from packplay_protocol.games.wedding_planner import Phase, Score, SeatView, View
+from packplay_protocol.games.wedding_planner import Score, View
 
 
-def render(state: WeddingState, audience: Audience) -> View:
-    """The view of ``audience``: a seat, or None (or any non-seat) for a spectator."""
-    viewer = audience if audience is not None and 0 <= audience < players(state) else None
-    over = is_over(state)
-    scores = final_scores(state) if over else None
-    phase: Phase = "over" if over else state.phase
-    return View(
-        viewer=viewer,
-        players=players(state),
-        phase=phase,
-        current_seat=None if over else current_seat(state),
-        first_seat=state.first_seat,
-        turns_per_player=TURNS_PER_PLAYER,
-        turns_done=state.turns_done,
-        draw_count=len(state.draw),
-        discard=tuple(state.discard),
-        set_aside=tuple(sorted(state.set_aside)),
-        seats=tuple(_seat(state, seat, viewer, scores) for seat in range(players(state))),
-        draw_pile=tuple(state.draw) if over else (),
-        winners=winners(scores) if scores else (),
-    )
+@cache
+def layout(count: int) -> ViewLayout[WeddingState]:
+    """The view part by part, in the order of its fields, for ``count`` players."""
+    parts: list[Part[WeddingState]] = [
+        private("/viewer", lambda state, audience: viewer_of(state, audience)),
+        shared("/players", players),
+        shared("/phase", lambda state: "over" if is_over(state) else state.phase),
+        shared("/current_seat", lambda state: None if is_over(state) else current_seat(state)),
+        shared("/first_seat", lambda state: state.first_seat),
+        shared("/turns_per_player", lambda state: TURNS_PER_PLAYER),
+        shared("/turns_done", lambda state: state.turns_done),
+        shared("/draw_count", lambda state: len(state.draw)),
+        shared("/discard", lambda state: tuple(state.discard)),
+        shared("/set_aside", lambda state: tuple(sorted(state.set_aside))),
+    ]
+    for seat in range(count):
+        parts += _seat_parts(seat)
+    parts += [
+        shared("/draw_pile", lambda state: tuple(state.draw) if is_over(state) else ()),
+        shared("/winners", lambda state: winners(final_scores(state)) if is_over(state) else ()),
+    ]
+    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
 
 
-def _seat(state: WeddingState, seat: int, viewer: int | None, scores: tuple[Score, ...] | None) -> SeatView:
-    sees_all = scores is not None or seat == viewer
-    hand = state.hands[seat]
-    visible = hand if sees_all else [card for card in hand if card in state.revealed]
-    theme = state.themes[seat]
-    return SeatView(
-        seat=seat,
-        hand_count=len(hand),
-        cards=tuple(sorted(visible)),
-        has_theme=theme is not None,
-        theme=theme if sees_all else None,
-        turns_taken=turns_taken(state, seat),
-        score=None if scores is None else scores[seat],
-    )
+def viewer_of(state: WeddingState, audience: Audience) -> int | None:
+    """The audience's seat, or None for a spectator (or any number that is no seat)."""
+    return audience if audience is not None and 0 <= audience < players(state) else None
+
+
+def _seat_parts(seat: int) -> list[Part[WeddingState]]:
+    """One seat: its count, the cards the audience may see, its theme (its owner's until the end)."""
+    at = f"/seats/{seat}"
+
+    def sees_all(state: WeddingState, audience: Audience) -> bool:
+        return is_over(state) or viewer_of(state, audience) == seat
+
+    def cards(state: WeddingState, audience: Audience) -> tuple[str, ...]:
+        hand = state.hands[seat]
+        visible = hand if sees_all(state, audience) else [card for card in hand if card in state.revealed]
+        return tuple(sorted(visible))
+
+    def theme(state: WeddingState, audience: Audience) -> str | None:
+        return state.themes[seat] if sees_all(state, audience) else None
+
+    def score(state: WeddingState) -> Score | None:
+        return final_scores(state)[seat] if is_over(state) else None
+
+    return [
+        shared(f"{at}/seat", lambda state: seat),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat])),
+        private(f"{at}/cards", cards),
+        shared(f"{at}/has_theme", lambda state: state.themes[seat] is not None),
+        private(f"{at}/theme", theme),
+        shared(f"{at}/turns_taken", lambda state: turns_taken(state, seat)),
+        shared(f"{at}/score", score),
+    ]
 
 
 def zones(state: WeddingState) -> dict[str, list[str]]:

@@ -1,0 +1,108 @@
+"""Views described part by part: the layout's checks, its nesting, and every engine's layout
+giving exactly its typed view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from packplay.cards.catalog import load_catalog
+from packplay.games.base import GameConfig
+from packplay.games.layout import ViewLayout, private, shared
+from packplay.games.random_policy import random_action
+from packplay.games.registry import get_game
+from packplay.rng import Rng
+
+CASES = [
+    ("day_night", 2),
+    ("mishra_factory", 2),
+    ("mishra_factory", 4),
+    ("wedding_planner", 2),
+    ("wedding_planner", 6),
+    ("base_race", 2),
+]
+CATALOG = load_catalog()
+
+
+def test_parts_nest_into_objects_and_arrays_in_their_order() -> None:
+    layout: ViewLayout[dict[str, int]] = ViewLayout(
+        "toy.view",
+        [
+            private("/seat", lambda state, audience: audience),
+            shared("/round", lambda state: state["round"]),
+            shared("/seats/0/count", lambda state: 3),
+            private("/seats/0/hand", lambda state, audience: ["a"] if audience == 0 else None),
+            shared("/seats/1/count", lambda state: 4),
+            private("/seats/1/hand", lambda state, audience: ["b"] if audience == 1 else None),
+            shared("/score/day", lambda state: 1),
+        ],
+    )
+    values = layout.values({"round": 2}, 1)
+    document = layout.document(values)
+    assert document == {
+        "type": "toy.view",
+        "seat": 1,
+        "round": 2,
+        "seats": [{"count": 3, "hand": None}, {"count": 4, "hand": ["b"]}],
+        "score": {"day": 1},
+    }
+    assert list(document) == ["type", "seat", "round", "seats", "score"]
+    assert layout.shared == (1, 2, 4, 6) and layout.private == (0, 3, 5)
+
+
+def test_shared_values_are_taken_as_given() -> None:
+    calls: list[int | None] = []
+
+    def counted(state: int, audience: int | None) -> int:
+        calls.append(audience)
+        return state
+
+    parts = [shared("/a", lambda state: state), private("/b", counted)]
+    layout: ViewLayout[int] = ViewLayout("toy.view", parts)
+    common = layout.shared_values(7)
+    assert common == [7, None]
+    assert layout.values(8, 0, common) == [7, 8], "the shared part comes from what was given"
+    assert calls == [0]
+
+
+@pytest.mark.parametrize(
+    "paths",
+    [["/a", "/a"], ["/a", "/a/b"], ["/seats/0", "/seats/0/hand"], ["a"], ["/"]],
+)
+def test_a_layout_refuses_parts_that_overlap_or_are_no_pointer(paths: list[str]) -> None:
+    with pytest.raises(ValueError):
+        ViewLayout("toy.view", [shared(path, lambda state: 0) for path in paths])
+
+
+def _states(game: str, players: int, seed: int) -> list[Any]:
+    """Every state of one random game, from its start to its end."""
+    engine = get_game(game)
+    state = engine.setup(GameConfig(game=game, players=players), seed, CATALOG)
+    rng, states = Rng(seed), [state]
+    while pending := engine.pending(state):
+        seat = pending[rng.below(len(pending))]
+        action = random_action(engine.legal_actions(state, seat), engine.action_type, rng)
+        state = engine.apply(state, seat, action).state
+        states.append(state)
+    return states
+
+
+def _json(value: Any) -> Any:
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_every_view_document_is_the_typed_view_exactly(game: str, players: int) -> None:
+    """The document has every field of the game's view and nothing else: typed and back, it is
+    unchanged (and the typed view is what ``view`` gives)."""
+    engine = get_game(game)
+    for seed in range(3):
+        for state in _states(game, players, seed):
+            for audience in [*range(players), None]:
+                document = engine.view_document(state, audience)
+                typed = msgspec.convert(document, engine.view_type)
+                assert _json(typed) == _json(document)
+                assert set(document) == {"type", *engine.view_type.__struct_encode_fields__}
+                assert engine.view(state, audience) == typed

@@ -1,0 +1,100 @@
+"""Updates made part by part: for every game, each audience's whole view patched by its updates
+is the whole view of the next version, and what every audience shares is computed once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+
+from packplay.cards.catalog import load_catalog
+from packplay.games.base import GameConfig
+from packplay.games.layout import Part, ViewLayout
+from packplay.games.random_policy import random_action
+from packplay.games.registry import get_game
+from packplay.rng import Rng
+from packplay.server.rendering import HeldViews, view_doc, whole_view
+from packplay.server.replica import Replica
+from packplay.server.store import GameMeta
+from packplay_protocol import patch
+from packplay_protocol.codec import encode_plain
+from packplay_protocol.version import Encoding
+
+CASES = [
+    ("day_night", 2),
+    ("mishra_factory", 3),
+    ("wedding_planner", 4),
+    ("base_race", 2),
+]
+CATALOG = load_catalog()
+
+
+def _dealt(game: str, players: int, seed: int) -> Replica:
+    engine = get_game(game)
+    config = GameConfig(game=game, players=players, sets=engine.default_sets)
+    meta = GameMeta(id=f"g{seed}", config=config, seed=seed, created=0.0, clock=30.0)
+    return Replica.dealt(meta, engine, engine.setup(config, seed, CATALOG), 0.0)
+
+
+def _plain(message: Any) -> Any:
+    """A message as a client decodes it (JSON)."""
+    return msgspec.json.decode(encode_plain(message, Encoding.JSON))
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_each_update_patches_the_view_held_into_the_next_whole_view(game: str, players: int) -> None:
+    for seed in range(4):
+        replica = _dealt(game, players, seed)
+        audiences = [*range(players), None]
+        views = HeldViews()
+        held = {a: _plain(whole_view(views.message(replica, a), 0)) for a in audiences}
+        rng = Rng(seed)
+        while replica.pending:
+            seat = replica.pending[rng.below(len(replica.pending))]
+            action = random_action(replica.legal[seat], replica.engine.action_type, rng)
+            step = replica.step(seat, action, f"a{replica.version}", float(replica.version))
+            replica.advance(step)
+            change = views.change(replica, step)
+            assert change is not None
+            for audience in audiences:
+                update = _plain(views.update(change, audience))
+                assert update["version"] == replica.version
+                assert (update["action_id"] is not None) == (audience == seat)
+                document = patch.apply(held[audience], [patch.PatchOp(**op) for op in update["patch"]])
+                document["version"] = update["version"]
+                fresh = _plain(whole_view(view_doc(replica, audience), replica.version))
+                assert document == fresh, f"{game} seed {seed} version {replica.version} audience {audience}"
+
+
+def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
+    replica = _dealt("wedding_planner", 6, 1)
+    layout = replica.engine.layout(6)
+    calls = {"shared": 0, "private": 0}
+
+    def counting(part: Part[Any]) -> Part[Any]:
+        def show(state: Any, audience: Any) -> Any:
+            calls["shared" if part.shared else "private"] += 1
+            return part.show(state, audience)
+
+        return Part(part.path, show, part.shared)
+
+    counted: ViewLayout[Any] = ViewLayout(layout.tag, [counting(part) for part in layout.parts])
+    replica.engine.layout = lambda players: counted  # type: ignore[method-assign]
+    try:
+        views = HeldViews()
+        for audience in [*range(6), None]:
+            views.message(replica, audience)
+        calls.update(shared=0, private=0)
+        seat = replica.pending[0]
+        action = random_action(replica.legal[seat], replica.engine.action_type, Rng(1))
+        step = replica.step(seat, action, "a", 1.0)
+        replica.advance(step)
+        change = views.change(replica, step)
+        assert change is not None
+        for audience in [*range(6), None]:
+            views.update(change, audience)
+    finally:
+        del replica.engine.layout  # type: ignore[method-assign]
+    assert calls["shared"] == len(layout.shared), "each shared part once, not once per audience"
+    assert calls["private"] == 7 * len(layout.private)
