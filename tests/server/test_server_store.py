@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import replace
 
 import store_records as records
@@ -183,6 +184,32 @@ async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> No
     await store.commit(replace(records.commit(0, status="finished"), ttl=30))
     for key in keys.game_keys("g1"):
         assert 0 < await store.redis.ttl(key) <= 30, key
+
+
+async def test_a_commit_gives_the_keys_their_time_again_only_when_half_of_it_is_gone(store: Store) -> None:
+    """A started game's keys all have a time to live (its answers hash included); a move sets
+    none while more than half of it is left, and sets every key's once less is."""
+    await records.started(store)
+    await store.load("g1", watch=True)
+    game_keys = keys.game_keys("g1")
+    for key in game_keys:
+        assert 0 < await store.redis.ttl(key) <= 60, key
+    for key in game_keys:
+        await store.redis.expire(key, 40)  # 20 of its 60 seconds gone
+    await store.commit(replace(records.commit(0), ttl=60))
+    assert [await store.redis.ttl(key) for key in game_keys] == [40] * 7, "more than half left: untouched"
+    for key in game_keys:
+        await store.redis.expire(key, 25)
+    await store.redis.hset(keys.game("g1"), "expires", int(time.time()) + 25)
+    await store.commit(replace(records.commit(1), ttl=60))
+    for key in game_keys:
+        assert 55 < await store.redis.ttl(key) <= 60, key
+    await store.redis.hdel(keys.game("g1"), "expires")  # a game stored before lifetimes were kept
+    for key in game_keys:
+        await store.redis.persist(key)
+    await store.commit(replace(records.commit(2), ttl=60))
+    for key in game_keys:
+        assert 55 < await store.redis.ttl(key) <= 60, key
 
 
 async def test_clock_deadline_is_indexed_and_cleared(store: Store) -> None:

@@ -19,10 +19,10 @@ stored under the old one. A new key must either carry the tag of its game or tou
 (``game_key(game_id, suffix)``, ``tournament_key(tournament_id, suffix)``), or exist once
 per shard (``shard_key(shard, name)``) when a script writes it beside a game's keys; a
 key that is only read or written by plain commands, or only by scripts that touch no
-other key's slot, may carry a tag of its own. So a seat's limit of actions is a key of its
-game (:func:`seat_limit`, taken by the commit script), and a client's limits of new and
-open games (one address) share the tag ``{<client>}``: the script that counts a new game
-touches those two keys only, before the create script runs.
+other key's slot, may carry a tag of its own. So a seat's limit of actions is a field of
+its game's hash, and a client's limits of new and open games (one address) share the tag
+``{<client>}``: the script that counts a new game touches those two keys only, before the
+create script runs.
 
 Former names, for reference: ``pp:game:{<game id>}[:<suffix>]`` is now
 ``pp:game:{<shard tag>}:<game id>[:<suffix>]`` (same suffixes), ``pp:tour:{<id>}...`` is
@@ -145,12 +145,6 @@ def game_keys(game_id: str) -> tuple[str, ...]:
         answers(game_id),
         watchers(game_id),
     )
-
-
-def seat_limit(game_id: str, seat: int) -> str:
-    """String: when (Redis's clock, ms) the seat's allowance of actions is whole again; it
-    expires then. Not among :func:`game_keys`: only the scripts that answer an action take it."""
-    return game_key(game_id, f"limit:{seat}")
 
 
 def client_games(client: str) -> str:

@@ -1,13 +1,14 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
 A game is seven keys (see :func:`packplay.server.keys.game_keys`): a hash of its status,
-version, decisions and deadline; its set-up (its meta, and its card table packed, each card
-by its catalog identity); its current state; a hash of its taken seats; its log, a list with
-one entry per version (the action that made it; entry 0 holds the dealt state, packed); a
-hash of the answers given to action ids; the set of processes watching it. Every change of
-version goes through one Lua script that compares and sets the version, appends the entry,
-records the seat's answer and sends the entry to the other watching processes, all at once
-(when writes wait for replicas, the entry is sent once they hold it: :meth:`Store.commit`).
+version, decisions, deadline, its keys' lifetime and its seats' limits of actions; its
+set-up (its meta, and its card table packed, each card by its catalog identity); its
+current state; a hash of its taken seats; its log, a list with one entry per version (the
+action that made it; entry 0 holds the dealt state, packed); a hash of the answers given to
+action ids; the set of processes watching it. Every change of version goes through one Lua
+script that compares and sets the version, appends the entry, records the seat's answer and
+sends the entry to the other watching processes, all at once (when writes wait for
+replicas, the entry is sent once they hold it: :meth:`Store.commit`).
 Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
 
 Every script touches the keys of one shard only (one hash slot; see
@@ -175,6 +176,11 @@ def answer_field(seat: int, action_id: str) -> str:
     return f"{seat}:{action_id}"
 
 
+def limit_field(seat: int) -> str:
+    """The game hash's field of a seat's limit of actions."""
+    return f"limit:{seat}"
+
+
 encode = msgspec.msgpack.Encoder().encode
 
 
@@ -255,6 +261,18 @@ local function limited(key, interval, burst)
 end
 """
 
+# A started game's keys live ``ttl`` seconds from when they were last given it, a time the game
+# hash keeps ('expires', Redis's clock). A commit gives them their time again only once less
+# than half of it is left (or when the game ends, for the finished games' time): a command per
+# key once in days rather than on every move. Its answers hash exists from the start (its
+# field '' holds nothing) so that every key of the game has a time.
+_LIFETIMES = """
+local function live(at, ttl)
+  for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ttl) end
+  return math.floor(at + ttl)
+end
+"""
+
 # KEYS: the game's, then the shard's open-games index and that of its game type
 # ARGV: meta, game name, players, ttl, game id, hashed invite code ('': a listed game),
 #       then per seat taken at once: seat, hashed token, name
@@ -278,6 +296,7 @@ return 'ok'
 #       the state packed (entry 0 of the log), then per seat: hashed token, name
 _CREATE_SEATED = Script(
     _INDEXES
+    + _LIFETIMES
     + """
 redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'active', 'version', 0,
   'decisions', ARGV[8], 'deadline', ARGV[9])
@@ -288,12 +307,13 @@ for i = 11, #ARGV, 2 do
   redis.call('HSET', KEYS[4], seat, ARGV[i], 'n' .. seat, ARGV[i + 1])
 end
 redis.call('RPUSH', KEYS[5], ARGV[10])
+redis.call('HSET', KEYS[6], '', '')
 if ARGV[9] ~= '' then
   redis.call('ZADD', KEYS[8], ARGV[9], ARGV[5])
   keep(KEYS[8], tonumber(ARGV[4]))
 end
 index(KEYS[9], ARGV[5], tonumber(ARGV[4]))
-for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
+redis.call('HSET', KEYS[1], 'expires', live(now(), tonumber(ARGV[4])))
 return 'ok'
 """
 )
@@ -380,70 +400,95 @@ return version
 #       the log)
 _START = Script(
     _INDEXES
+    + _LIFETIMES
     + """
 if redis.call('HGET', KEYS[1], 'status') ~= 'starting' then return 'not_starting' end
-redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4])
 redis.call('RPUSH', KEYS[2], ARGV[1])
 redis.call('SET', KEYS[3], ARGV[2])
 redis.call('RPUSH', KEYS[5], ARGV[7])
+redis.call('HSET', KEYS[6], '', '')
 if ARGV[4] ~= '' then
   redis.call('ZADD', KEYS[8], ARGV[4], ARGV[6])
   keep(KEYS[8], tonumber(ARGV[5]))
 end
 index(KEYS[9], ARGV[6], tonumber(ARGV[5]))
-for i = 1, 5 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
-redis.call('EXPIRE', KEYS[7], ARGV[5])
+redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4],
+  'expires', live(now(), tonumber(ARGV[5])))
 return 'ok'
 """
 )
 
-# KEYS: the game's, then the shard's clocks and started-games index, and last the acting
-#       seat's limit
+# The common commit costs seven commands: the answer set if not set (a duplicate otherwise), the
+# game's version, deadline, lifetime and the seat's limit read at once, the clock, the game
+# hash, the state, the log and the watchers. The clock index is written only when the deadline
+# changes, the keys' lifetime and the started-games index only when due (see _LIFETIMES).
+# A seat's limit of actions is a field of the game hash ('limit:<seat>', the time in ms at which
+# its allowance is whole again: the generic cell rate algorithm of _LIMITS).
+# KEYS: the game's, then the shard's clocks and started-games index
 # ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
 #       origin process, the shard's channel prefix, catch-up count, publish command (SPUBLISH or
 #       PUBLISH; '': the caller announces the entry itself, see _ANNOUNCE), '1' for a barrier
 #       on what a duplicate or a conflict answers (the answer of a duplicate is written again:
-#       WAIT then covers the original), the seat's limit (ms per action, burst; '' '': none)
+#       WAIT then covers the original), the seat's limit (ms per action, burst; '' '': none),
+#       the seat's limit field
 _COMMIT = Script(
     _INDEXES
-    + _LIMITS
+    + _LIFETIMES
     + _BARRIER
     + """
-local answered = redis.call('HGET', KEYS[6], ARGV[2])
-if answered then
+if ARGV[2] ~= '' and redis.call('HSETNX', KEYS[6], ARGV[2], ARGV[3]) == 0 then
+  local answered = redis.call('HGET', KEYS[6], ARGV[2])
   if ARGV[15] == '1' then redis.call('HSET', KEYS[6], ARGV[2], answered) end
   return {'duplicate', answered}
 end
-local version = tonumber(redis.call('HGET', KEYS[1], 'version'))
-if version == nil then return {'missing'} end
+local function undo()
+  if ARGV[2] ~= '' then redis.call('HDEL', KEYS[6], ARGV[2]) end
+end
+local game = redis.call('HMGET', KEYS[1], 'version', 'deadline', 'expires', ARGV[18])
+local version = tonumber(game[1])
+if version == nil then
+  undo()
+  return {'missing'}
+end
 local expected = tonumber(ARGV[1])
 if version ~= expected then
+  undo()
   if ARGV[15] == '1' then barrier(KEYS[1]) end
   return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
 end
+local at = now()
+local fields = {'version', version + 1, 'status', ARGV[4], 'decisions', ARGV[6], 'deadline', ARGV[7]}
 if ARGV[16] ~= '' then
-  local wait = limited(KEYS[#KEYS], tonumber(ARGV[16]), tonumber(ARGV[17]))
-  if wait > 0 then return {'limited', tostring(wait)} end
+  local interval, ms = tonumber(ARGV[16]), math.floor(at * 1000)
+  local full = math.max(tonumber(game[4] or '0'), ms)
+  local wait = full - ms - interval * (tonumber(ARGV[17]) - 1)
+  if wait > 0 then
+    undo()
+    return {'limited', tostring(math.ceil(wait))}
+  end
+  fields[#fields + 1], fields[#fields + 2] = ARGV[18], full + interval
 end
-local new = version + 1
-redis.call('HSET', KEYS[1], 'version', new, 'status', ARGV[4], 'decisions', ARGV[6], 'deadline', ARGV[7])
-redis.call('SET', KEYS[3], ARGV[5])
+local ttl = tonumber(ARGV[9])
+if ARGV[4] ~= 'active' or not game[3] or tonumber(game[3]) - at < ttl / 2 then
+  fields[#fields + 1], fields[#fields + 2] = 'expires', live(at, ttl)
+  if ARGV[4] == 'active' then touch(KEYS[9], ARGV[10], ttl) else index(KEYS[9], ARGV[10], ttl) end
+end
+redis.call('HSET', KEYS[1], unpack(fields))
+redis.call('SET', KEYS[3], ARGV[5], 'KEEPTTL')
 redis.call('RPUSH', KEYS[5], ARGV[8])
-if ARGV[2] ~= '' then redis.call('HSET', KEYS[6], ARGV[2], ARGV[3]) end
-if ARGV[7] ~= '' then
-  redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
-  keep(KEYS[8], tonumber(ARGV[9]))
-else redis.call('ZREM', KEYS[8], ARGV[10]) end
-if ARGV[4] == 'active' then touch(KEYS[9], ARGV[10], tonumber(ARGV[9]))
-else index(KEYS[9], ARGV[10], tonumber(ARGV[9])) end
-for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ARGV[9]) end
+if ARGV[7] ~= (game[2] or '') then
+  if ARGV[7] ~= '' then
+    redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
+    keep(KEYS[8], ttl)
+  else redis.call('ZREM', KEYS[8], ARGV[10]) end
+end
 if ARGV[14] ~= '' then
   local message = ARGV[10] .. ' ' .. ARGV[8]
   for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
     if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
   end
 end
-return {'ok', tostring(new)}
+return {'ok', tostring(version + 1)}
 """
 )
 
@@ -462,22 +507,29 @@ return 1
 """)
 
 # A refusal lives as long as its game: none is stored once the game is gone. A refusal counts
-# against the seat's limit as an applied action does.
-# KEYS: the game's, then the acting seat's limit
-# ARGV: answer field, answer, the seat's limit (ms per action, burst; '' '': none)
+# against the seat's limit as an applied action does (its field of the game hash, as in _COMMIT).
+# KEYS: the game's
+# ARGV: answer field, answer, the seat's limit (ms per action, burst; '' '': none), its field
 _REMEMBER = Script(
-    _LIMITS
-    + """
+    """
 local ttl = redis.call('PTTL', KEYS[1])
 if ttl <= 0 then return false end
 if ARGV[3] ~= '' then
-  local wait = limited(KEYS[#KEYS], tonumber(ARGV[3]), tonumber(ARGV[4]))
-  if wait > 0 then return {'limited', tostring(wait)} end
+  local time = redis.call('TIME')
+  local ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+  local interval = tonumber(ARGV[3])
+  local full = math.max(tonumber(redis.call('HGET', KEYS[1], ARGV[5]) or '0'), ms)
+  local wait = full - ms - interval * (tonumber(ARGV[4]) - 1)
+  if wait > 0 then return {'limited', tostring(math.ceil(wait))} end
+  redis.call('HSET', KEYS[1], ARGV[5], full + interval)
 end
-if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 then redis.call('PEXPIRE', KEYS[6], ttl) end
+if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 and redis.call('PTTL', KEYS[6]) < 0 then
+  redis.call('PEXPIRE', KEYS[6], ttl)
+end
 return redis.call('HGET', KEYS[6], ARGV[1])
 """
 )
+
 
 # KEYS: the client's limit of new games, the client's open games
 # ARGV: ms per new game ('': no limit), burst, most open games (0: no limit), the new game's
@@ -771,7 +823,7 @@ class Store:
         action_id = entry.action_id or ""
         reply = await self.pipeline.run(
             _COMMIT,
-            [*keys.game_keys(game_id), *_indexes(game_id), keys.seat_limit(game_id, seat)],
+            [*keys.game_keys(game_id), *_indexes(game_id)],
             [
                 commit.expected,
                 answer_field(seat, action_id) if action_id else "",
@@ -789,6 +841,7 @@ class Store:
                 "" if self._durable else self._publish_command(),
                 self._barrier,
                 *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
+                limit_field(seat),
             ],
         )
         outcome = reply[0].decode()
@@ -838,8 +891,8 @@ class Store:
         or the milliseconds the seat has to wait when ``limit`` holds it back (nothing stored)."""
         stored = await self.pipeline.run(
             _REMEMBER,
-            [*keys.game_keys(game_id), keys.seat_limit(game_id, seat)],
-            [field, encode(answer), *(limit.args() if limit is not None else NO_LIMIT)],
+            list(keys.game_keys(game_id)),
+            [field, encode(answer), *(limit.args() if limit is not None else NO_LIMIT), limit_field(seat)],
         )
         if isinstance(stored, list):
             return int(stored[1])
