@@ -36,14 +36,17 @@ from packplay_protocol.version import Encoding
 PIECES = ("step", "shared", "updates", "frames")
 
 
-def stepped(replica: Replica, seat: int, action: Any) -> Step:
+def stepped(replica: Replica, seat: int, action: Any) -> tuple[Step, Any]:
+    """The step, and the state it was taken from."""
+    before = replica.state
     step = replica.step(seat, action, "bench", 0.0)
     replica.advance(step)
-    return step
+    return step, before
 
 
-def shared(views: HeldViews, replica: Replica, step: Step) -> Change:
-    change = views.change(replica, step)
+def shared(views: HeldViews, replica: Replica, taken: tuple[Step, Any]) -> Change:
+    step, before = taken
+    change = views.change(replica, step, before)
     assert change is not None
     return change
 
@@ -84,8 +87,8 @@ def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
         action = random_action(replica.legal[seat], engine.action_type, rng)
-        step = timings.timed("step", stepped, replica, seat, action)
-        change = timings.timed("shared", shared, views, replica, step)
+        taken = timings.timed("step", stepped, replica, seat, action)
+        change = timings.timed("shared", shared, views, replica, taken)
         made = timings.timed("updates", updates, views, change, players)
         timings.timed("frames", frames, made)
 

@@ -71,8 +71,8 @@ def play_one(game: str, players: int, seed: int, catalog: Any, sizes: Sizes) -> 
     engine, rng = replica.engine, Rng(seed)
     while replica.result is None and replica.pending:
         seat = replica.pending[rng.below(len(replica.pending))]
-        step = stepped(replica, seat, random_action(replica.legal[seat], engine.action_type, rng))
-        for update in updates(views, shared(views, replica, step), players):
+        taken = stepped(replica, seat, random_action(replica.legal[seat], engine.action_type, rng))
+        for update in updates(views, shared(views, replica, taken), players):
             sizes.add(update)
 
 

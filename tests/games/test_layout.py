@@ -3,6 +3,7 @@ giving exactly its typed view."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -10,7 +11,7 @@ import pytest
 
 from packplay.cards.catalog import load_catalog
 from packplay.games.base import GameConfig
-from packplay.games.layout import ViewLayout, private, shared
+from packplay.games.layout import Touched, ViewLayout, private, shared
 from packplay.games.random_policy import random_action
 from packplay.games.registry import get_game
 from packplay.rng import Rng
@@ -26,20 +27,28 @@ CASES = [
 CATALOG = load_catalog()
 
 
+@dataclass
+class Toy:
+    round: int
+    hands: list[str]
+
+
 def test_parts_nest_into_objects_and_arrays_in_their_order() -> None:
-    layout: ViewLayout[dict[str, int]] = ViewLayout(
+    layout: ViewLayout[Toy] = ViewLayout(
         "toy.view",
+        ("round", "hands"),
         [
-            private("/seat", lambda state, audience: audience),
-            shared("/round", lambda state: state["round"]),
-            shared("/seats/0/count", lambda state: 3),
-            private("/seats/0/hand", lambda state, audience: ["a"] if audience == 0 else None),
-            shared("/seats/1/count", lambda state: 4),
-            private("/seats/1/hand", lambda state, audience: ["b"] if audience == 1 else None),
-            shared("/score/day", lambda state: 1),
+            private("/seat", lambda state, audience: audience, ()),
+            shared("/round", lambda state: state.round, ("round",)),
+            shared("/seats/0/count", lambda state: 3, ()),
+            private("/seats/0/hand", lambda state, audience: ["a"] if audience == 0 else None, ("hands",)),
+            shared("/seats/1/count", lambda state: 4, ()),
+            private("/seats/1/hand", lambda state, audience: ["b"] if audience == 1 else None, ("hands",)),
+            shared("/score/day", lambda state: 1, ("round",)),
         ],
+        ("hands",),
     )
-    values = layout.values({"round": 2}, 1)
+    values = layout.values(Toy(2, []), 1)
     document = layout.document(values)
     assert document == {
         "type": "toy.view",
@@ -50,20 +59,25 @@ def test_parts_nest_into_objects_and_arrays_in_their_order() -> None:
     }
     assert list(document) == ["type", "seat", "round", "seats", "score"]
     assert layout.shared == (1, 2, 4, 6) and layout.private == (0, 3, 5)
+    touched = layout.touched(Toy(2, ["a"]), Toy(3, ["a"]))
+    assert (touched.shared, touched.private, touched.cards) == ((1, 6), (), False), "what reads the round"
+    touched = layout.touched(Toy(2, ["a"]), Toy(2, ["b"]))
+    assert (touched.shared, touched.private, touched.cards) == ((), (3, 5), True), "what reads the hands"
+    assert layout.touched(Toy(2, ["a"]), Toy(2, ["a"])) == Touched((), (), False)
 
 
 def test_shared_values_are_taken_as_given() -> None:
     calls: list[int | None] = []
 
-    def counted(state: int, audience: int | None) -> int:
+    def counted(state: Toy, audience: int | None) -> int:
         calls.append(audience)
-        return state
+        return state.round
 
-    parts = [shared("/a", lambda state: state), private("/b", counted)]
-    layout: ViewLayout[int] = ViewLayout("toy.view", parts)
-    common = layout.shared_values(7)
+    parts = [shared("/a", lambda state: state.round, ("round",)), private("/b", counted, ("round",))]
+    layout: ViewLayout[Toy] = ViewLayout("toy.view", ("round", "hands"), parts, ())
+    common = layout.shared_values(Toy(7, []))
     assert common == [7, None]
-    assert layout.values(8, 0, common) == [7, 8], "the shared part comes from what was given"
+    assert layout.values(Toy(8, []), 0, common) == [7, 8], "the shared part comes from what was given"
     assert calls == [0]
 
 
@@ -73,7 +87,14 @@ def test_shared_values_are_taken_as_given() -> None:
 )
 def test_a_layout_refuses_parts_that_overlap_or_are_no_pointer(paths: list[str]) -> None:
     with pytest.raises(ValueError):
-        ViewLayout("toy.view", [shared(path, lambda state: 0) for path in paths])
+        ViewLayout("toy.view", ("round",), [shared(path, lambda state: 0, ()) for path in paths], ())
+
+
+def test_a_layout_refuses_fields_the_state_does_not_have() -> None:
+    with pytest.raises(ValueError, match="rounds"):
+        ViewLayout("toy.view", ("round",), [shared("/a", lambda state: 0, ("rounds",))], ())
+    with pytest.raises(ValueError, match="hand"):
+        ViewLayout("toy.view", ("round",), [shared("/a", lambda state: 0, ("round",))], ("hand",))
 
 
 def _states(game: str, players: int, seed: int) -> list[Any]:
@@ -106,3 +127,22 @@ def test_every_view_document_is_the_typed_view_exactly(game: str, players: int) 
                 assert _json(typed) == _json(document)
                 assert set(document) == {"type", *engine.view_type.__struct_encode_fields__}
                 assert engine.view(state, audience) == typed
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_part_whose_fields_did_not_change_shows_the_same(game: str, players: int) -> None:
+    """Each part names every field it reads: from one version to the next, a part none of
+    whose fields changed shows every audience the same, and so does the card table."""
+    engine = get_game(game)
+    layout = engine.layout(players)
+    for seed in range(12):
+        states = _states(game, players, seed)
+        for before, after in zip(states, states[1:], strict=False):
+            touched = layout.touched(before, after)
+            kept = set(range(len(layout.parts))) - set(touched.shared) - set(touched.private)
+            for audience in [*range(players), None]:
+                was, now = layout.values(before, audience), layout.values(after, audience)
+                for index in kept:
+                    assert _json(was[index]) == _json(now[index]), f"{layout.parts[index].path} reads more"
+                if not touched.cards:
+                    assert engine.hidden_from(before, audience) == engine.hidden_from(after, audience)

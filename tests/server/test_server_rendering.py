@@ -54,8 +54,9 @@ def test_each_update_patches_the_view_held_into_the_next_whole_view(game: str, p
             seat = replica.pending[rng.below(len(replica.pending))]
             action = random_action(replica.legal[seat], replica.engine.action_type, rng)
             step = replica.step(seat, action, f"a{replica.version}", float(replica.version))
+            before = replica.state
             replica.advance(step)
-            change = views.change(replica, step)
+            change = views.change(replica, step, before)
             assert change is not None
             for audience in audiences:
                 update = _plain(views.update(change, audience))
@@ -77,9 +78,10 @@ def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
             calls["shared" if part.shared else "private"] += 1
             return part.show(state, audience)
 
-        return Part(part.path, show, part.shared)
+        return Part(part.path, show, part.shared, part.reads)
 
-    counted: ViewLayout[Any] = ViewLayout(layout.tag, [counting(part) for part in layout.parts])
+    fields = replica.engine.state_type.__struct_fields__
+    counted: ViewLayout[Any] = ViewLayout(layout.tag, fields, [counting(part) for part in layout.parts], ())
     replica.engine.layout = lambda players: counted  # type: ignore[method-assign]
     try:
         views = HeldViews()
@@ -90,7 +92,7 @@ def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
         action = random_action(replica.legal[seat], replica.engine.action_type, Rng(1))
         step = replica.step(seat, action, "a", 1.0)
         replica.advance(step)
-        change = views.change(replica, step)
+        change = views.change(replica, step)  # the state before unknown: every part may change
         assert change is not None
         for audience in [*range(6), None]:
             views.update(change, audience)

@@ -209,6 +209,36 @@ async def test_a_stale_action_is_rejected_with_the_version_the_client_holds(
         await client.close()
 
 
+async def test_messages_sent_while_an_action_is_answered_are_answered_after_it_in_order(
+    servers: list[ServerProcess],
+) -> None:
+    """An action, then more pings than the connection holds back at once, all in one burst:
+    the action's answer comes first, then every pong, in the order sent."""
+    game_id, tokens = await open_game(servers[0].url, "mishra_factory", 2)
+    client = Client(servers[0].url)
+    await client.connect(tokens[0])
+    view = await client.join(game_id)
+    actor = Client(servers[0].url)
+    await actor.connect(tokens[view.pending[0]])
+    actor_view = await actor.join(game_id)
+    assert client.ws is not None and actor.ws is not None
+    burst = [Act(action_id="b1", version=actor_view.version, action=pick(actor_view.legal, random.Random(1)))]
+    burst += [Ping(nonce=f"n{i}") for i in range(40)]
+    for message in burst:  # each is written at once: the server reads them back to back
+        await actor.send(message)
+    answered, nonces = False, []
+    while len(nonces) < 40:
+        message = await actor.recv()
+        if isinstance(message, Pong):
+            assert answered, "the action is answered before the pings that came after it"
+            nonces.append(message.nonce)
+        elif getattr(message, "action_id", None) == "b1":
+            answered = True
+    assert nonces == [f"n{i}" for i in range(40)]
+    await client.close()
+    await actor.close()
+
+
 async def test_a_frame_over_the_limit_closes_with_1009(servers: list[ServerProcess]) -> None:
     client = Client(servers[0].url)
     await client.connect()

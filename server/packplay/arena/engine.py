@@ -85,9 +85,10 @@ class EngineTable:
             step = replica.step(seat, action, f"{seat}-{replica.version}", at=0.0)
         except RuleError as error:
             raise ArenaError(f"{self._who(seat)} played a refused action: {error}") from error
+        before = replica.state
         replica.advance(step)
         for feed, other in zip(self.feeds, self.bots, strict=True):
-            update = feed.update(replica, step)
+            update = feed.update(replica, step, before)
             if update is not None:
                 other.observe(update.version, update.events)  # type: ignore[attr-defined]
 

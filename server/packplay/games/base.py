@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic, NamedTuple, TypeVar
 
 import msgspec
 
@@ -82,6 +82,17 @@ def told_apart(seat: int, private: Any, public: Any) -> list[Emitted]:
 
 
 S = TypeVar("S", bound=GameState)
+NOTHING_TO_DO: LegalActions[Any] = LegalActions()
+"""The legal actions of a seat that has nothing pending."""
+
+
+class Awaited(NamedTuple):
+    """What a game awaits at one state: its result once over, the seats whose decision is
+    awaited, and what each seat may do (in seat order)."""
+
+    result: GameResult | None
+    pending: tuple[int, ...]
+    legal: tuple[LegalActions[Any], ...]
 
 
 class Transition(msgspec.Struct, Generic[S], frozen=True):
@@ -167,6 +178,16 @@ class Game(ABC, Generic[S]):
         if seat not in self.pending(state):
             return LegalActions()
         return self._legal_actions(state, seat)
+
+    def awaited(self, state: S, players: int) -> Awaited:
+        """The result, the pending seats and every seat's legal actions, found once for all
+        (as :meth:`result`, :meth:`pending` and :meth:`legal_actions` give them)."""
+        result = self.result(state)
+        pending = () if result is not None else self._pending(state)
+        legal = tuple(
+            self._legal_actions(state, seat) if seat in pending else NOTHING_TO_DO for seat in range(players)
+        )
+        return Awaited(result, pending, legal)
 
     def apply(self, state: S, seat: int, action: Any, *, copy: bool = True) -> Transition[S]:
         """Apply ``action`` by ``seat``. The input state is not modified, unless ``copy``

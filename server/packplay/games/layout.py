@@ -6,16 +6,21 @@ same to every audience (a score, a pile, how many cards a hand holds): it is com
 once per version, however many audiences look. A *private* part depends on who looks
 (a hand its owner alone sees, the viewer's own seat).
 
-The whole view of an audience is the parts nested into one document; after a move,
-what changed for an audience is found by comparing each part with what that audience
-was shown before (one equality test per part, in C for tuples, numbers, strings and
-structs), so the work grows with the parts, not with everything inside them.
+Each part names the fields of the state it shows something of (``reads``). After a
+move, the fields that changed are found by comparing the two states field by field (one
+equality test each, in C for lists, numbers and strings); only the parts that read one of
+them are computed again and compared with what their audience was shown before, so the
+work follows the move, not the size of the view. The layout also names the fields the
+audience's card table depends on (what is hidden from whom).
+
+The whole view of an audience is the parts nested into one document.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any, Generic, TypeVar
 
 S = TypeVar("S")
@@ -27,21 +32,33 @@ Audience = int | None
 class Part(Generic[S]):
     """One place of the view: a JSON Pointer below the view (``/round``, ``/seats/1/hand``)
     and what it shows. ``shared`` parts show the same to every audience: ``show`` is
-    then called with no audience (None)."""
+    then called with no audience (None). ``reads`` names the state's fields it depends
+    on: while none of them changes, neither does the part (none: it never changes)."""
 
     path: str
     show: Callable[[S, Audience], Any]
     shared: bool
+    reads: frozenset[str]
 
 
-def shared(path: str, show: Callable[[S], Any]) -> Part[S]:
+def shared(path: str, show: Callable[[S], Any], reads: Iterable[str]) -> Part[S]:
     """A part every audience sees alike."""
-    return Part(path, lambda state, _audience: show(state), True)
+    return Part(path, lambda state, _audience: show(state), True, frozenset(reads))
 
 
-def private(path: str, show: Callable[[S, Audience], Any]) -> Part[S]:
+def private(path: str, show: Callable[[S, Audience], Any], reads: Iterable[str]) -> Part[S]:
     """A part that depends on the audience (a seat, or None for a spectator)."""
-    return Part(path, show, False)
+    return Part(path, show, False, frozenset(reads))
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """What a move may have changed: the shared and the private parts that read a field
+    that changed (their indexes, in the layout's order), and whether the card table may."""
+
+    shared: tuple[int, ...]
+    private: tuple[int, ...]
+    cards: bool
 
 
 Values = list[Any]
@@ -49,12 +66,20 @@ Values = list[Any]
 
 
 class ViewLayout(Generic[S]):
-    """A game's view for one player count: its type tag and its parts, in the order of
-    the view's fields (the order its whole document lists them in)."""
+    """A game's view for one player count: its type tag, the state's fields, its parts in
+    the order of the view's fields (the order its whole document lists them in), and the
+    fields the card table depends on (``known``)."""
 
-    __slots__ = ("_keys", "parts", "private", "shared", "tag")
+    __slots__ = ("_build", "_fields", "_known", "_readers", "everything", "parts", "private", "shared", "tag")
 
-    def __init__(self, tag: str, parts: Sequence[Part[S]]) -> None:
+    def __init__(
+        self, tag: str, fields: Sequence[str], parts: Sequence[Part[S]], known: Iterable[str]
+    ) -> None:
+        known = frozenset(known)
+        unknown = {name for part in parts for name in part.reads} | known
+        unknown -= set(fields)
+        if unknown:
+            raise ValueError(f"{tag}: no such state fields: {', '.join(sorted(unknown))}")
         paths = [part.path for part in parts]
         if len(set(paths)) != len(paths):
             raise ValueError(f"{tag}: a path is listed twice")
@@ -67,7 +92,31 @@ class ViewLayout(Generic[S]):
         """The indexes of the shared parts."""
         self.private = tuple(index for index, part in enumerate(self.parts) if not part.shared)
         """The indexes of the parts that depend on the audience."""
-        self._keys = tuple(_keys(part.path) for part in self.parts)
+        self._build = _builder(tag, [_keys(part.path) for part in self.parts])
+        self._fields = attrgetter(*fields)
+        self._readers = tuple(
+            frozenset(index for index, part in enumerate(self.parts) if name in part.reads) for name in fields
+        )
+        """Per field of the state, the parts that read it."""
+        self._known = frozenset(index for index, name in enumerate(fields) if name in known)
+        self.everything = Touched(self.shared, self.private, True)
+        """What a move may change when the state before it is not known."""
+
+    def touched(self, before: S, after: S) -> Touched:
+        """What may differ between the views of two states: the parts that read a field
+        whose value changed, and the card table if one of its fields did."""
+        parts: set[int] = set()
+        cards = False
+        readers, known = self._readers, self._known
+        for index, (was, now) in enumerate(zip(self._fields(before), self._fields(after), strict=True)):
+            if was is not now and was != now:
+                parts.update(readers[index])
+                cards = cards or index in known
+        return Touched(
+            tuple(index for index in self.shared if index in parts),
+            tuple(index for index in self.private if index in parts),
+            cards,
+        )
 
     def shared_values(self, state: S) -> Values:
         """The shared parts' values (None at the private parts' places)."""
@@ -87,13 +136,42 @@ class ViewLayout(Generic[S]):
 
     def document(self, values: Values) -> dict[str, Any]:
         """The whole view: the parts nested into one JSON document, its type tag first."""
-        document: dict[str, Any] = {"type": self.tag}
-        for keys, value in zip(self._keys, values, strict=True):
-            node: Any = document
-            for key, after in zip(keys, keys[1:], strict=False):
-                node = _child(node, key, after)
-            _put(node, keys[-1], value)
-        return document
+        return self._build(values)
+
+
+class _Leaf:
+    """Where a part's value goes in the shape of the document."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+
+def _builder(tag: str, paths: list[tuple[str | int, ...]]) -> Callable[[Values], dict[str, Any]]:
+    """A function that nests a layout's values into its document.
+
+    The shape of the document is fixed by the layout, so it is written once as one nested
+    literal (``{"type": tag, "round": v[3], "seats": [{"hand": v[7], ...}, ...]}``) and
+    compiled: a whole view is then built in one expression, with no walk over the paths.
+    The keys are the layout's own path tokens (written out with ``repr``)."""
+    shape: dict[str, Any] = {}
+    for index, keys in enumerate(paths):
+        node: Any = shape
+        for key, after in zip(keys, keys[1:], strict=False):
+            node = _child(node, key, after)
+        _put(node, keys[-1], _Leaf(index))
+    source = "{'type': tag, " + _literal(shape)[1:] if shape else "{'type': tag}"
+    built: Callable[[Values], dict[str, Any]] = eval(f"lambda v: {source}", {"tag": tag})
+    return built
+
+
+def _literal(node: Any) -> str:
+    if isinstance(node, _Leaf):
+        return f"v[{node.index}]"
+    if isinstance(node, list):
+        return "[" + ", ".join(map(_literal, node)) + "]"
+    return "{" + ", ".join(f"{key!r}: {_literal(value)}" for key, value in node.items()) + "}"
 
 
 def _keys(path: str) -> tuple[str | int, ...]:

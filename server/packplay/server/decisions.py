@@ -39,7 +39,7 @@ Legal = tuple[LegalActions[Any], ...]
 
 def legal_of(engine: Game[Any], state: Any, players: int) -> Legal:
     """What each seat may do in ``state`` (computed once per version, shared with the views)."""
-    return tuple(engine.legal_actions(state, seat) for seat in range(players))
+    return engine.awaited(state, players).legal
 
 
 def track(

@@ -27,6 +27,13 @@ at most a message or two and one waiting task), and the handshake's request and
 response (their headers) are let go once the connection is accepted. Its
 permessage-deflate, unless told to keep a context, compresses each message on its own
 (see :func:`deflate`). An idle connection is mostly what it holds.
+
+Once the application has accepted a connection it may take its messages over
+(:meth:`GuardedWebSocketProtocol.take_over`, offered in the scope's extensions under
+:data:`DIRECT`): each message is then handed to it as it is parsed, within the read that
+brought it (no queue, no wakeup of a task, no stop and restart of reading per message),
+and it writes its frames to the connection itself (:meth:`~GuardedWebSocketProtocol.write`).
+The ASGI channel still carries the accept, the close and the end of the connection.
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import cache
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -234,6 +241,20 @@ class Flag:
         return True
 
 
+DIRECT = "packplay.direct"
+"""The scope extension under which the protocol offers itself to the application."""
+
+
+class Receiver(Protocol):
+    """What an application that took a connection's messages over is told."""
+
+    def received(self, data: str | bytes) -> None:
+        """A whole message (text as ``str``, binary as ``bytes``)."""
+
+    def writable(self) -> None:
+        """The connection takes writes again after they were paused (the client reads)."""
+
+
 FLOODER_CLOSE_TIMEOUT = 1.0
 """Seconds a connection closed with 4005 stays open (unread) for its close frame to arrive."""
 
@@ -276,8 +297,55 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         self.queue = Inbox()  # type: ignore[assignment]
         self.writable = Flag()  # type: ignore[assignment]
         self.writable.set()
+        self.receiver: Receiver | None = None
+        """The application's, once it took the messages over."""
         if current.ws_deflate:
             self.conn.available_extensions = [deflate(current.ws_deflate_context)]
+
+    def handle_connect(self, event: Any) -> None:
+        super().handle_connect(event)
+        scope = getattr(self, "scope", None)  # made only for a request that upgrades
+        if scope is not None:
+            scope["extensions"][DIRECT] = self
+
+    def take_over(self, receiver: Receiver) -> None:
+        """Hand every message from now on to ``receiver``, as it is parsed."""
+        self.receiver = receiver
+
+    def send_receive_event_to_app(self) -> None:
+        receiver = self.receiver
+        if receiver is None:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:
+            return  # past its close: what the client sends is not read
+        if self.curr_msg_data_type == "text":
+            try:
+                text = bytes(data).decode()
+            except UnicodeDecodeError:
+                self.logger.info("invalid UTF-8 in a text frame")
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+                return
+            receiver.received(text)
+        else:
+            receiver.received(bytes(data))
+
+    def write(self, frame: bytes, text: bool) -> bool:
+        """Write one message now; false when the connection is closing (nothing is written).
+
+        Whatever the transport buffers goes out in order; whether the client reads is
+        :attr:`writable` (the receiver is told when writes may go on)."""
+        if self.close_sent or self.disconnected or self.transport.is_closing():
+            return False
+        if text:
+            self.conn.send_text(frame)
+        else:
+            self.conn.send_binary(frame)
+        self.transport.write(b"".join(self.conn.data_to_send()))
+        return True
 
     async def send(self, message: Any) -> None:
         closing = message["type"] == "websocket.close" and self.handshake_complete and not self.close_sent
@@ -319,3 +387,5 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     def resume_writing(self) -> None:
         self._writes.resumed()
         super().resume_writing()
+        if self.receiver is not None:
+            self.receiver.writable()

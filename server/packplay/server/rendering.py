@@ -3,12 +3,12 @@
 A view message is the game's view (the engine's :class:`~packplay.games.layout.ViewLayout`,
 part by part) with the message's own fields (pending seats, legal actions, deadlines,
 result, seed) and the card table. :class:`HeldViews` keeps, for one game, what the
-audiences with watchers were last sent, and turns a step into each one's update: the
-parts every audience shares are computed and compared once per step, whatever the number
-of audiences; only the parts that depend on the audience are computed for each. A part
-that changed becomes patch operations at its place (the finer operations of
-:mod:`packplay_protocol.diff` inside it); the card table changes by the cards the
-audience came to know or no longer may know. Each frame is encoded once per encoding,
+audiences with watchers were last sent, and turns a step into each one's update: only
+the parts that read a field the step changed are computed again; those every audience
+shares once per step, whatever the number of audiences, those that depend on the
+audience once for each. A part that changed becomes patch operations at its place (the
+finer operations of :mod:`packplay_protocol.diff` inside it); the card table changes by
+the cards the audience came to know or no longer may know. Each frame is encoded once per encoding,
 however many connections share the audience.
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packplay.games.base import Audience, events_for
-from packplay.games.layout import Values, ViewLayout
+from packplay.games.layout import Touched, Values, ViewLayout
 from packplay.server.replica import Replica, Step
 from packplay_protocol import codec
 from packplay_protocol.diff import diff
@@ -113,6 +113,7 @@ class Change:
 
     step: Step
     replica: Replica
+    touched: Touched
     field_ops: tuple[PatchOp, ...]
     part_ops: tuple[PatchOp, ...]
 
@@ -159,14 +160,15 @@ class HeldViews:
             self._held[audience] = _Held(private, legal_of(replica, audience), hidden)
         return _message(replica, audience, values)
 
-    def change(self, replica: Replica, step: Step) -> Change | None:
-        """What ``step`` changed for every audience (the replica has moved to it); None
-        when no audience holds a view."""
-        old = self._shared
-        if old is None:
+    def change(self, replica: Replica, step: Step, before: Any = None) -> Change | None:
+        """What ``step`` changed for every audience (the replica has moved to it from the
+        state ``before``; when it is not given, anything may have); None when no audience
+        holds a view."""
+        values = self._shared
+        if values is None:
             return None
-        layout = layout_of(replica)
-        new = layout.shared_values(replica.state)
+        layout, state = layout_of(replica), replica.state
+        touched = layout.everything if before is None else layout.touched(before, state)
         fields = shared_fields(replica)
         field_ops: list[PatchOp] = []
         for name, was, now in zip(_SHARED_FIELDS, self._fields, fields, strict=True):
@@ -174,12 +176,14 @@ class HeldViews:
                 field_ops.extend(diff(was, now, f"/{name}"))
         part_ops: list[PatchOp] = []
         parts = layout.parts
-        for index in layout.shared:
-            was, now = old[index], new[index]
+        for index in touched.shared:
+            part = parts[index]
+            was, now = values[index], part.show(state, None)
             if _changed(was, now):
-                part_ops.extend(diff(was, now, "/view" + parts[index].path))
-        self._shared, self._fields = new, fields
-        return Change(step, replica, tuple(field_ops), tuple(part_ops))
+                part_ops.extend(diff(was, now, "/view" + part.path))
+                values[index] = now
+        self._fields = fields
+        return Change(step, replica, touched, tuple(field_ops), tuple(part_ops))
 
     def update(self, change: Change, audience: Audience) -> Update:
         """The update of ``audience`` for the change: its events and its patch."""
@@ -191,18 +195,19 @@ class HeldViews:
             ops.extend(diff(held.legal, legal, "/legal"))
             held.legal = legal
         ops.extend(change.part_ops)
-        state, layout = replica.state, layout_of(replica)
-        parts, values = layout.parts, held.values
-        for index in layout.private:
+        state, touched = replica.state, change.touched
+        parts, values = layout_of(replica).parts, held.values
+        for index in touched.private:
             part = parts[index]
             was, now = values[index], part.show(state, audience)
             if _changed(was, now):
                 ops.extend(diff(was, now, "/view" + part.path))
                 values[index] = now
-        hidden = replica.engine.hidden_from(state, audience)
-        if hidden != held.hidden:
-            ops.extend(_card_ops(replica, held.hidden, hidden))
-            held.hidden = hidden
+        if touched.cards:
+            hidden = replica.engine.hidden_from(state, audience)
+            if hidden != held.hidden:
+                ops.extend(_card_ops(replica, held.hidden, hidden))
+                held.hidden = hidden
         entry = step.entry
         return Update(
             game_id=replica.game_id,

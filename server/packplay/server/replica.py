@@ -118,6 +118,7 @@ class Replica:
             return None
         cards = decode_cards(snapshot.cards, catalog)
         state = decode_state(engine, snapshot.state, cards)
+        awaited = engine.awaited(state, snapshot.meta.config.players)
         return cls(
             meta=snapshot.meta,
             engine=engine,
@@ -125,9 +126,9 @@ class Replica:
             version=snapshot.version,
             state=state,
             state_bytes=snapshot.state,
-            pending=engine.pending(state),
-            result=engine.result(state),
-            legal=decisions.legal_of(engine, state, snapshot.meta.config.players),
+            pending=awaited.pending,
+            result=awaited.result,
+            legal=awaited.legal,
             decisions=decisions.decode(snapshot.decisions),
             deadline=snapshot.deadline,
         )
@@ -135,9 +136,8 @@ class Replica:
     @classmethod
     def dealt(cls, meta: GameMeta, engine: Game[Any], state: Any, now: float) -> Replica:
         """Version 0 of a game set up from ``state``."""
-        legal = decisions.legal_of(engine, state, meta.config.players)
+        result, pending, legal = engine.awaited(state, meta.config.players)
         tracked = decisions.track(legal, 0, now)
-        pending = engine.pending(state)
         return cls(
             meta=meta,
             engine=engine,
@@ -146,7 +146,7 @@ class Replica:
             state=state,
             state_bytes=encode_state(state),
             pending=pending,
-            result=engine.result(state),
+            result=result,
             legal=legal,
             decisions=tracked,
             deadline=decisions.deadline(tracked, pending, meta.clock),
@@ -173,9 +173,7 @@ class Replica:
         engine, version = self.engine, self.version + 1
         transition = engine.apply(self.working_copy(), seat, action, copy=False)
         state = transition.state
-        result = engine.result(state)
-        pending = engine.pending(state)
-        legal = decisions.legal_of(engine, state, self.meta.config.players)
+        result, pending, legal = engine.awaited(state, self.meta.config.players)
         tracked = decisions.track(legal, version, at, self.decisions, self.legal, actor=seat)
         # The action goes into the entry as it is: it encodes like its plain form.
         entry = LogEntry(

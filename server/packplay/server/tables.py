@@ -131,10 +131,11 @@ class Table:
         """Move the replica one version on and send every local watcher its update."""
         replica = self.replica
         assert replica is not None and step.version == replica.version + 1
+        before = replica.state
         replica.advance(step)
         self.last_active = time.monotonic()
         over = rendering.game_over(replica) if step.status == "finished" else None
-        change = self.views.change(replica, step)
+        change = self.views.change(replica, step, before)
         for audience, watchers in self.watchers.items():
             if watchers:
                 frames = self._update(replica, change, step, audience, over)

@@ -1,26 +1,29 @@
 """The WebSocket endpoint: a thin shell around :class:`packplay.server.session.Session`.
 
-Two tasks per connection: a reader (a frame, the session's reaction, the requests it
-makes, then the next frame: one client's messages are handled in order) and a writer
-(a bounded queue of encoded frames -> the socket). The game's table hands the session
-new versions without waiting; when the writer falls behind and the queue fills, the
-connection is closed with 4000 (resume) and nobody else waits for it.
+Once the connection is accepted, its messages come straight from the protocol as they
+are parsed (:meth:`~packplay.server.protocols.GuardedWebSocketProtocol.take_over`): the
+session reacts at once, and a request it makes (an action to apply, a game to join) runs
+as a task while the messages after it wait their turn: one client's messages are handled
+in order. Frames go straight to the protocol too, at the end of the loop's turn; while
+the client does not read, they wait in a bounded queue, and when it fills, the connection
+is closed with 4000 (resume) and nobody else waits for it. The game's table hands the
+session new versions without waiting.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
 from collections import deque
 from collections.abc import Coroutine
-from typing import Any
+from typing import Any, cast
 
 from redis.exceptions import RedisError
 from starlette.types import Message, Receive, Scope, Send
 
+from packplay.server.protocols import DIRECT, GuardedWebSocketProtocol
 from packplay.server.rendering import Frames
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
@@ -45,6 +48,8 @@ from packplay_protocol.version import Encoding, Negotiated, Refusal, negotiate, 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 5.0
 SLOW_CLOSE_TIMEOUT = 30.0
+BACKLOG = 16
+"""Messages a connection holds while it answers an earlier one, before it stops reading."""
 
 
 class _Disconnected:
@@ -52,15 +57,20 @@ class _Disconnected:
 
 
 class Socket:
-    """The ASGI WebSocket of one connection, used directly: every frame of every game
-    passes here, so no framework layer sits between the server and the session."""
+    """The ASGI WebSocket of one connection, used directly (no framework layer sits
+    between the server and the session), and the protocol under it (its messages and
+    frames, once accepted)."""
 
-    __slots__ = ("_receive", "_send", "scope")
+    __slots__ = ("_receive", "_send", "protocol", "scope")
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.scope = scope
         self._receive = receive
         self._send = send
+        protocol = scope.get("extensions", {}).get(DIRECT)
+        if protocol is None:
+            raise RuntimeError("the play endpoint runs on packplay.server.protocols.GuardedWebSocketProtocol")
+        self.protocol = cast(GuardedWebSocketProtocol, protocol)
 
     def header(self, name: bytes) -> str | None:
         for key, value in self.scope.get("headers", ()):
@@ -136,12 +146,15 @@ class Connection:
     """
 
     __slots__ = (
+        "_answering",
+        "_backlog",
         "_busy",
         "_closed",
         "_deadline",
         "_draining",
         "_gave_up",
         "_held",
+        "_hello_deadline",
         "_stopped",
         "_task",
         "_writing",
@@ -151,6 +164,7 @@ class Connection:
         "last_frame",
         "limit",
         "outbox",
+        "protocol",
         "runtime",
         "session",
         "socket",
@@ -160,6 +174,7 @@ class Connection:
 
     def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated) -> None:
         self.socket = socket
+        self.protocol = socket.protocol
         self.runtime = runtime
         self.encoding = negotiated.encoding
         self.text = negotiated.encoding is Encoding.JSON
@@ -174,12 +189,17 @@ class Connection:
         self.last_frame = time.monotonic()
         """When the client last sent a frame (the runtime closes connections silent too long)."""
         self._writing = False
-        """A send is under way in a task of its own; frames queue meanwhile."""
+        """The client reads too slowly: writes wait for the protocol to take them again."""
         self._held = False
         """Frames wait in the outbox for the end of the turn (see :mod:`packplay.server.write_batch`)."""
         self._closed = False
         self._busy = 0
         """Requests under way (awaiting the service): a drain closes once there are none."""
+        self._answering = False
+        """A message is being answered (a request it made runs): later messages wait."""
+        self._backlog: deque[str | bytes] = deque()
+        """Messages received while one is being answered, in order."""
+        self._hello_deadline: asyncio.TimerHandle | None = None
         self._draining: Close | None = None
         self._gave_up = False
         self._deadline: asyncio.TimerHandle | None = None
@@ -225,12 +245,19 @@ class Connection:
         self.runtime.connections.add(self)
         self.runtime.metrics.connections.inc()
         self._task = asyncio.current_task()
+        loop = asyncio.get_running_loop()
+        self._hello_deadline = loop.call_later(self.runtime.limits.hello_timeout_seconds, self._hello_late)
+        self.protocol.take_over(self)
         try:
-            await self._read()
+            while (await self.socket.receive())["type"] != "websocket.disconnect":
+                pass  # every message comes through received(); the channel says when the client goes
+            self._end(_Disconnected())
+            self.closing = _Disconnected()
         except asyncio.CancelledError:
             if not self._gave_up:
                 raise
         finally:
+            self._hello_deadline.cancel()
             if self._deadline is not None:
                 self._deadline.cancel()
             await self._leave()
@@ -238,39 +265,58 @@ class Connection:
             self.runtime.metrics.connections.dec()
             self._stopped.set_result(None)
 
-    async def _read(self) -> None:
-        limits = self.runtime.limits
-        with contextlib.suppress(TimeoutError):
-            async with asyncio.timeout(limits.hello_timeout_seconds):
-                while self.session.phase is Phase.GREETING and self.closing is None:
-                    await self._read_one(limits.max_frame_bytes)
+    def _hello_late(self) -> None:
         if self.session.phase is Phase.GREETING and self.closing is None:
             self._end(Close(CloseCode.UNAUTHORIZED, "no hello in time"))
-        while not isinstance(self.closing, _Disconnected) and not self._flooded():
-            await self._read_one(limits.max_frame_bytes)
 
-    def _flooded(self) -> bool:
-        """Closed for sending too many frames: what it sent after is not read (the protocol
-        stops reading and drops the connection shortly after the close frame)."""
-        return isinstance(self.closing, Close) and self.closing.code is CloseCode.RATE_LIMITED
-
-    async def _read_one(self, max_bytes: int) -> None:
-        """One frame: what the client says, unless the connection is closing (then it is
-        only read until the client goes)."""
-        try:
-            received = await self.socket.receive()
-        except OSError:
-            received = {"type": "websocket.disconnect"}
-        if received["type"] != "websocket.receive":
-            self._end(_Disconnected())
-            self.closing = _Disconnected()
-            return
+    def received(self, data: str | bytes) -> None:
+        """One message from the client, as the protocol parsed it: answered now, or after
+        the one being answered (the connection stops reading while too many wait)."""
         if self.closing is not None or self._draining is not None:
             return  # an action read now is sent again by the client after its resume
         self.last_frame = time.monotonic()
-        data = received.get("bytes") or received.get("text") or b""
-        message = decode_client(data, self.encoding, max_bytes=max_bytes)
-        await self._carry_out(self.session.receive(message, self.last_frame))
+        if self._answering:
+            self._backlog.append(data)
+            if len(self._backlog) == BACKLOG:
+                self.protocol.transport.pause_reading()
+            return
+        self._react(data)
+
+    def _react(self, data: str | bytes) -> None:
+        try:
+            message = decode_client(data, self.encoding, max_bytes=self.runtime.limits.max_frame_bytes)
+            outgoing = self.session.receive(message, self.last_frame)
+            for index, out in enumerate(outgoing):
+                if isinstance(out, Request):
+                    self._answering = True
+                    asyncio.create_task(self._answer(outgoing[index:]))
+                    return
+                self._out(out)
+        except Exception:
+            self._failed("a message")
+
+    async def _answer(self, outgoing: list[Outgoing]) -> None:
+        """Carry out what the session asked for, then take the messages that waited."""
+        try:
+            await self._carry_out(outgoing)
+        except Exception:
+            self._failed("a request")
+        finally:
+            self._answering = False
+        backlog = self._backlog
+        while backlog and not self._answering:
+            if self.closing is not None or self._draining is not None:
+                backlog.clear()
+                break
+            if len(backlog) == BACKLOG:
+                self.protocol.transport.resume_reading()
+            self._react(backlog.popleft())
+
+    def _failed(self, what: str) -> None:
+        incident = secrets.token_hex(6)
+        log.exception("internal error %s on %s", incident, what)
+        self._out(Error(code=ErrorCode.INTERNAL, message=f"internal error {incident}", fatal=True))
+        self._end(Close(CloseCode.INTERNAL_ERROR, "internal error"))
 
     async def _carry_out(self, outgoing: list[Outgoing]) -> None:
         for out in outgoing:
@@ -322,33 +368,38 @@ class Connection:
         if not self._writing:
             self._pump()
 
+    def writable(self) -> None:
+        """The client reads again: write what waited."""
+        if self._writing:
+            self._writing = False
+            self._pump()
+
     def _pump(self) -> None:
-        """Send what is queued, then the close frame once closing; stop at a send that waits."""
-        outbox = self.outbox
+        """Write what is queued, then the close frame once closing; stop while the client
+        does not read (the protocol says when it does again)."""
+        outbox, protocol = self.outbox, self.protocol
         while outbox:
-            if not self._started(self.socket.send(outbox.popleft(), self.text)):
+            if not protocol.writable.is_set():
+                self._writing = True
+                return
+            if not protocol.write(outbox.popleft(), self.text):
+                self._gone()
                 return
         self.outbox = None
         if isinstance(self.closing, Close) and not self._closed:
             self._closed = True
             self._started(self.socket.close(self.closing.code, self.closing.reason))
 
-    def _started(self, sending: Coroutine[Any, Any, None]) -> bool:
-        """Run a send until it is done or has to wait; false when it waits (a task finishes it).
-
-        The same as a task started eagerly: most sends complete at once (the transport
-        buffers the frame), so most frames cost no task and no trip through the loop.
-        """
+    def _started(self, sending: Coroutine[Any, Any, None]) -> None:
+        """Run a close until it is done or has to wait (then a task finishes it)."""
         try:
             waiting = sending.send(None)
         except StopIteration:
-            return True
+            return
         except Exception:
             self._gone()
-            return False
-        self._writing = True
+            return
         asyncio.ensure_future(self._finish_send(sending, waiting))
-        return False
 
     async def _finish_send(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
         try:
@@ -365,10 +416,6 @@ class Connection:
                     break
         except Exception:
             self._gone()
-            return
-        finally:
-            self._writing = False
-        self._pump()
 
     def _gone(self) -> None:
         self.outbox = None

@@ -27,31 +27,41 @@ def phase(state: BaseRaceState) -> Phase:
     return "play" if state.board_set else "layout"
 
 
+RESULT = ("winner", "draw", "end_reason")
+"""What the outcome is read from (the game is over once there is one)."""
+
+
 @cache
 def layout(players: int) -> ViewLayout[BaseRaceState]:
     """BR-6, part by part: every position is public, a face-down card's identity is its
     owner's only. Cards are named by id; the audience's card table (``known_cards``) gives
     the facts of those it may know."""
     parts: list[Part[BaseRaceState]] = [
-        private("/seat", lambda state, audience: audience),
-        shared("/phase", phase),
-        shared("/laid_out", lambda state: (0 in state.laid_out, 1 in state.laid_out)),
-        private("/hand", _hand),
-        shared("/hand_counts", lambda state: (len(state.hands[0]), len(state.hands[1]))),
-        private("/board", _pieces),
-        shared("/discard", lambda state: tuple(state.discard)),
-        shared("/set_aside", lambda state: tuple(state.set_aside)),
-        shared("/out_count", lambda state: len(state.out)),
-        shared("/out", lambda state: tuple(state.out) if result(state) is not None else ()),
-        shared("/first_seat", lambda state: state.laid_out[0] if state.laid_out else None),
-        shared("/turn", lambda state: state.turn if state.board_set and result(state) is None else None),
-        shared("/extra_turns", lambda state: tuple(state.extra_turns)),
-        shared("/moves", lambda state: state.moves),
-        shared("/move_limit", lambda state: state.move_limit),
-        shared("/winners", _winners),
-        shared("/end_reason", _end_reason),
+        private("/seat", lambda state, audience: audience, ()),
+        shared("/phase", phase, ("laid_out", *RESULT)),
+        shared("/laid_out", lambda state: (0 in state.laid_out, 1 in state.laid_out), ("laid_out",)),
+        private("/hand", _hand, ("hands",)),
+        shared("/hand_counts", lambda state: (len(state.hands[0]), len(state.hands[1])), ("hands",)),
+        private("/board", _pieces, ("board", "owners", "revealed", "laid_out", *RESULT)),
+        shared("/discard", lambda state: tuple(state.discard), ("discard",)),
+        shared("/set_aside", lambda state: tuple(state.set_aside), ("set_aside",)),
+        shared("/out_count", lambda state: len(state.out), ("out",)),
+        shared("/out", lambda state: tuple(state.out) if result(state) is not None else (), ("out", *RESULT)),
+        shared("/first_seat", lambda state: state.laid_out[0] if state.laid_out else None, ("laid_out",)),
+        shared(
+            "/turn",
+            lambda state: state.turn if state.board_set and result(state) is None else None,
+            ("turn", "laid_out", *RESULT),
+        ),
+        shared("/extra_turns", lambda state: tuple(state.extra_turns), ("extra_turns",)),
+        shared("/moves", lambda state: state.moves, ("moves",)),
+        shared("/move_limit", lambda state: state.move_limit, ("move_limit",)),
+        shared("/winners", _winners, RESULT),
+        shared("/end_reason", _end_reason, RESULT),
     ]
-    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+    tag = View.__struct_config__.tag
+    known = ("out", "hands", "board", "owners", "revealed", *RESULT)
+    return ViewLayout(tag, BaseRaceState.__struct_fields__, parts, known)  # type: ignore[arg-type]
 
 
 def _hand(state: BaseRaceState, audience: Audience) -> tuple[str, ...]:

@@ -84,14 +84,14 @@ class DayNight(Game[DayNightState]):
         return views.known_cards(state, audience)
 
 
+_PLACE = {key: value for key, value in msgspec.to_builtins(Place(cards=())).items() if key != "cards"}
+"""A row's action without its cards: the template of the choice of a row."""
+
+
 def place_actions(hand: tuple[str, ...], k: int) -> LegalActions[Any]:
     """DN-1: any k distinct hand cards in slot order, always as one ordered card choice
     (whatever the hand size), never as a list of rows."""
-    template = msgspec.to_builtins(Place(cards=()))
-    del template["cards"]
-    choice = ChooseCards(
-        template=template, field="cards", options=hand, min_count=k, max_count=k, ordered=True
-    )
+    choice = ChooseCards(template=_PLACE, field="cards", options=hand, min_count=k, max_count=k, ordered=True)
     return LegalActions(choices=(choice,))
 
 

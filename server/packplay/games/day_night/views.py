@@ -28,24 +28,29 @@ def viewer_seat(audience: Audience) -> int | None:
 def layout(players: int) -> ViewLayout[DayNightState]:
     """The view part by part, in the order of its fields (``players`` is always 2)."""
     parts: list[Part[DayNightState]] = [
-        private("/seat", lambda state, audience: viewer_seat(audience)),
-        private("/role", _viewer_role),
-        shared("/day_seat", lambda state: state.day_seat),
-        shared("/round", lambda state: state.round),
-        shared("/k", lambda state: state.k),
-        shared("/phase", lambda state: state.phase),
-        shared("/slot", lambda state: state.slot),
-        shared("/revealed", lambda state: state.revealed),
-        shared("/outcomes", lambda state: tuple(state.outcomes)),
+        private("/seat", lambda state, audience: viewer_seat(audience), ()),
+        private("/role", _viewer_role, ("day_seat",)),
+        shared("/day_seat", lambda state: state.day_seat, ("day_seat",)),
+        shared("/round", lambda state: state.round, ("round",)),
+        shared("/k", lambda state: state.k, ("k",)),
+        shared("/phase", lambda state: state.phase, ("phase",)),
+        shared("/slot", lambda state: state.slot, ("slot",)),
+        shared("/revealed", lambda state: state.revealed, ("revealed",)),
+        shared("/outcomes", lambda state: tuple(state.outcomes), ("outcomes",)),
     ]
     for seat in range(SEATS):
         parts += seat_parts(seat)
     parts += [
-        shared("/scores", scores),
-        shared("/over", lambda state: state.over),
-        shared("/seed", lambda state: state.seed if state.over else None),
+        shared("/scores", scores, ("piles",)),
+        shared("/over", lambda state: state.over, ("phase",)),
+        shared("/seed", lambda state: state.seed if state.over else None, ("phase", "seed")),
     ]
-    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+    tag = View.__struct_config__.tag
+    return ViewLayout(tag, DayNightState.__struct_fields__, parts, KNOWN)  # type: ignore[arg-type]
+
+
+KNOWN = ("hands", "rows", "revealed", "buried", "public", "phase")
+"""The fields of the state that say which cards are hidden from whom (``hidden_from``)."""
 
 
 def seat_parts(seat: int) -> list[Part[DayNightState]]:
@@ -63,20 +68,25 @@ def seat_parts(seat: int) -> list[Part[DayNightState]]:
         return tuple(state.buried[seat]) if own(state, audience) else None
 
     return [
-        shared(f"{at}/seat", lambda state: seat),
-        shared(f"{at}/role", lambda state: state.role(seat)),
-        shared(f"{at}/hand_count", lambda state: len(state.hands[seat])),
-        private(f"{at}/hand", hand),
-        private(f"{at}/row", lambda state, audience: row_view(state, seat, own(state, audience))),
-        shared(f"{at}/pile", lambda state: tuple(state.piles[seat])),
-        shared(f"{at}/discarded", lambda state: tuple(state.discards[seat])),
-        private(f"{at}/buried", buried),
-        shared(f"{at}/buried_count", lambda state: len(state.buried[seat])),
-        shared(f"{at}/set_aside", lambda state: tuple(state.set_aside[seat])),
-        shared(f"{at}/placed", lambda state: bool(state.rows[seat])),
+        shared(f"{at}/seat", lambda state: seat, ()),
+        shared(f"{at}/role", lambda state: state.role(seat), ("day_seat",)),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",)),
+        private(f"{at}/hand", hand, ("hands", "phase")),
+        private(
+            f"{at}/row",
+            lambda state, audience: row_view(state, seat, own(state, audience)),
+            ("rows", "revealed", "duds", "colors", "phase"),
+        ),
+        shared(f"{at}/pile", lambda state: tuple(state.piles[seat]), ("piles",)),
+        shared(f"{at}/discarded", lambda state: tuple(state.discards[seat]), ("discards",)),
+        private(f"{at}/buried", buried, ("buried", "phase")),
+        shared(f"{at}/buried_count", lambda state: len(state.buried[seat]), ("buried",)),
+        shared(f"{at}/set_aside", lambda state: tuple(state.set_aside[seat]), ("set_aside",)),
+        shared(f"{at}/placed", lambda state: bool(state.rows[seat]), ("rows",)),
         shared(
             f"{at}/committed",
             lambda state: state.phase in ("replace", "declare") and state.choices[seat] is not None,
+            ("phase", "choices"),
         ),
     ]
 

@@ -28,28 +28,32 @@ def collection_of(entries: Sequence[Collected], seat: int) -> Collection:
 @cache
 def layout(players: int) -> ViewLayout[MishraFactoryState]:
     """The view part by part, in the order of its fields: the deck only as a count."""
+    over = ("deck", "belt")  # the game is over once both are empty (MF-4)
     parts: list[Part[MishraFactoryState]] = [
-        private("/seat", lambda state, audience: audience),
-        shared("/players", lambda state: state.players),
-        shared("/first_seat", lambda state: state.first_seat),
-        shared("/turn", lambda state: None if state.over else state.turn),
-        shared("/turn_number", lambda state: state.turn_number),
-        shared("/belt", lambda state: tuple(state.belt)),
-        shared("/deck_count", lambda state: len(state.deck)),
+        private("/seat", lambda state, audience: audience, ()),
+        shared("/players", lambda state: state.players, ("players",)),
+        shared("/first_seat", lambda state: state.first_seat, ("first_seat",)),
+        shared("/turn", lambda state: None if state.over else state.turn, ("turn", *over)),
+        shared("/turn_number", lambda state: state.turn_number, ("turn_number",)),
+        shared("/belt", lambda state: tuple(state.belt), ("belt",)),
+        shared("/deck_count", lambda state: len(state.deck), ("deck",)),
     ]
     parts += [_collection_part(seat) for seat in range(players)]
     parts += [
-        shared("/discarded", lambda state: tuple(state.discarded)),
-        shared("/set_aside", lambda state: tuple(state.set_aside)),
-        shared("/scores", lambda state: score_lines(state.collections, state.cards)),
-        shared("/over", lambda state: state.over),
-        shared("/seed", lambda state: state.seed if state.over else None),
+        shared("/discarded", lambda state: tuple(state.discarded), ("discarded",)),
+        shared("/set_aside", lambda state: tuple(state.set_aside), ("set_aside",)),
+        shared("/scores", lambda state: score_lines(state.collections, state.cards), ("collections",)),
+        shared("/over", lambda state: state.over, over),
+        shared("/seed", lambda state: state.seed if state.over else None, ("seed", *over)),
     ]
-    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+    tag = View.__struct_config__.tag
+    return ViewLayout(tag, MishraFactoryState.__struct_fields__, parts, ("deck",))  # type: ignore[arg-type]
 
 
 def _collection_part(seat: int) -> Part[MishraFactoryState]:
-    return shared(f"/collections/{seat}", lambda state: collection_of(state.collections[seat], seat))
+    return shared(
+        f"/collections/{seat}", lambda state: collection_of(state.collections[seat], seat), ("collections",)
+    )
 
 
 def zones(state: MishraFactoryState) -> dict[str, list[str]]:

@@ -28,29 +28,46 @@ from packplay.games.wedding_planner.state import (
 )
 from packplay_protocol.games.wedding_planner import Score, View
 
+OVER = ("turns_done", "hands")
+"""What tells whether the game is over (every seat has had its turns)."""
+
 
 @cache
 def layout(count: int) -> ViewLayout[WeddingState]:
     """The view part by part, in the order of its fields, for ``count`` players."""
     parts: list[Part[WeddingState]] = [
-        private("/viewer", lambda state, audience: viewer_of(state, audience)),
-        shared("/players", players),
-        shared("/phase", lambda state: "over" if is_over(state) else state.phase),
-        shared("/current_seat", lambda state: None if is_over(state) else current_seat(state)),
-        shared("/first_seat", lambda state: state.first_seat),
-        shared("/turns_per_player", lambda state: TURNS_PER_PLAYER),
-        shared("/turns_done", lambda state: state.turns_done),
-        shared("/draw_count", lambda state: len(state.draw)),
-        shared("/discard", lambda state: tuple(state.discard)),
-        shared("/set_aside", lambda state: tuple(sorted(state.set_aside))),
+        private("/viewer", lambda state, audience: viewer_of(state, audience), ()),
+        shared("/players", players, ()),
+        shared("/phase", lambda state: "over" if is_over(state) else state.phase, ("phase", *OVER)),
+        shared(
+            "/current_seat",
+            lambda state: None if is_over(state) else current_seat(state),
+            ("first_seat", *OVER),
+        ),
+        shared("/first_seat", lambda state: state.first_seat, ("first_seat",)),
+        shared("/turns_per_player", lambda state: TURNS_PER_PLAYER, ()),
+        shared("/turns_done", lambda state: state.turns_done, ("turns_done",)),
+        shared("/draw_count", lambda state: len(state.draw), ("draw",)),
+        shared("/discard", lambda state: tuple(state.discard), ("discard",)),
+        shared("/set_aside", lambda state: tuple(sorted(state.set_aside)), ("set_aside",)),
     ]
     for seat in range(count):
         parts += _seat_parts(seat)
     parts += [
-        shared("/draw_pile", lambda state: tuple(state.draw) if is_over(state) else ()),
-        shared("/winners", lambda state: winners(final_scores(state)) if is_over(state) else ()),
+        shared("/draw_pile", lambda state: tuple(state.draw) if is_over(state) else (), ("draw", *OVER)),
+        shared(
+            "/winners",
+            lambda state: winners(final_scores(state)) if is_over(state) else (),
+            ("themes", *OVER),
+        ),
     ]
-    return ViewLayout(View.__struct_config__.tag, parts)  # type: ignore[arg-type]
+    tag = View.__struct_config__.tag
+    known = ("draw", "revealed", "themes", *OVER)
+    return ViewLayout(tag, WeddingState.__struct_fields__, parts, known)  # type: ignore[arg-type]
+
+
+def _winners(state: WeddingState) -> tuple[int, ...]:
+    return winners(final_scores(state)) if is_over(state) else ()
 
 
 def viewer_of(state: WeddingState, audience: Audience) -> int | None:
@@ -77,13 +94,13 @@ def _seat_parts(seat: int) -> list[Part[WeddingState]]:
         return final_scores(state)[seat] if is_over(state) else None
 
     return [
-        shared(f"{at}/seat", lambda state: seat),
-        shared(f"{at}/hand_count", lambda state: len(state.hands[seat])),
-        private(f"{at}/cards", cards),
-        shared(f"{at}/has_theme", lambda state: state.themes[seat] is not None),
-        private(f"{at}/theme", theme),
-        shared(f"{at}/turns_taken", lambda state: turns_taken(state, seat)),
-        shared(f"{at}/score", score),
+        shared(f"{at}/seat", lambda state: seat, ()),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",)),
+        private(f"{at}/cards", cards, ("revealed", *OVER)),
+        shared(f"{at}/has_theme", lambda state: state.themes[seat] is not None, ("themes",)),
+        private(f"{at}/theme", theme, ("themes", *OVER)),
+        shared(f"{at}/turns_taken", lambda state: turns_taken(state, seat), ("first_seat", "turns_done")),
+        shared(f"{at}/score", score, ("themes", *OVER)),
     ]
 
 
