@@ -143,37 +143,74 @@ _MISSING = _Missing()
 
 
 def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp]) -> None:
-    scalars = _of_scalars(old) or _of_scalars(new)
-    if scalars and len(new) <= _FEW + 1:
-        # A short list of ids or numbers: one replace says it in about the bytes of the
-        # finer operations, at a fraction of the cost of finding them.
-        if len(old) == len(new) and all(map(_same, old, new)):
+    if _of_scalars(old) or _of_scalars(new):
+        _diff_scalars(old, new, path, ops)
+        return
+    start, old_end, new_end = _trim(old, new)
+    old_mid, new_mid = old[start:old_end], new[start:new_end]
+    if len(old_mid) == len(new_mid):
+        changed = [i for i, pair in enumerate(zip(old_mid, new_mid, strict=True)) if not _same(*pair)]
+        if _finer(len(changed), len(new), False):
+            for offset in changed:
+                _diff(old_mid[offset], new_mid[offset], f"{path}/{start + offset}", ops)
+            return
+    elif len(old_mid) > len(new_mid):
+        kept = _subsequence_positions(new_mid, old_mid)
+        if kept is not None and _finer(len(old_mid) - len(kept), len(new), False):
+            dropped = sorted(set(range(len(old_mid))) - set(kept), reverse=True)
+            ops.extend(PatchOp(op="remove", path=f"{path}/{start + index}") for index in dropped)
             return
     else:
-        start, old_end, new_end = _trim(old, new)
-        old_mid, new_mid = old[start:old_end], new[start:new_end]
-        if len(old_mid) == len(new_mid):
-            changed = [i for i, pair in enumerate(zip(old_mid, new_mid, strict=True)) if not _same(*pair)]
-            if _finer(len(changed), len(new), scalars):
-                for offset in changed:
-                    _diff(old_mid[offset], new_mid[offset], f"{path}/{start + offset}", ops)
-                return
-        elif len(old_mid) > len(new_mid):
-            kept = _subsequence_positions(new_mid, old_mid)
-            if kept is not None and _finer(len(old_mid) - len(kept), len(new), scalars):
-                dropped = sorted(set(range(len(old_mid))) - set(kept), reverse=True)
-                ops.extend(PatchOp(op="remove", path=f"{path}/{start + index}") for index in dropped)
-                return
-        else:
-            kept = _subsequence_positions(old_mid, new_mid)
-            if kept is not None and _finer(len(new_mid) - len(kept), len(new), scalars):
-                inserted = sorted(set(range(len(new_mid))) - set(kept))
-                ops.extend(
-                    PatchOp(op="add", path=f"{path}/{start + index}", value=new_mid[index])
-                    for index in inserted
-                )
-                return
+        kept = _subsequence_positions(old_mid, new_mid)
+        if kept is not None and _finer(len(new_mid) - len(kept), len(new), False):
+            inserted = sorted(set(range(len(new_mid))) - set(kept))
+            ops.extend(
+                PatchOp(op="add", path=f"{path}/{start + index}", value=new_mid[index]) for index in inserted
+            )
+            return
     ops.append(PatchOp(op="replace", path=path, value=new))
+
+
+def _diff_scalars(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp]) -> None:
+    """An array of ids or numbers: the same operations as for other arrays, found with
+    plain comparisons (an array of scalars holds one type: a change of type replaces it)."""
+    size = len(new)
+    kind = type(new[0]) if new else type(old[0])
+    if size <= _FEW + 1 or any(type(item) is not kind for item in (*old[:1], *new[:1])):
+        # A short list of ids or numbers: one replace says it in about the bytes of the
+        # finer operations, at a fraction of the cost of finding them.
+        if len(old) != size or any(a != b or type(a) is not type(b) for a, b in zip(old, new, strict=True)):
+            ops.append(PatchOp(op="replace", path=path, value=new))
+        return
+    if len(old) == size:
+        changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+        if 4 * len(changed) < size:
+            ops.extend(PatchOp(op="replace", path=f"{path}/{i}", value=new[i]) for i in changed)
+        elif changed:
+            ops.append(PatchOp(op="replace", path=path, value=new))
+        return
+    longer, shorter = (old, new) if len(old) > size else (new, old)
+    extra = _extra_positions(shorter, longer)
+    if extra is not None and 4 * len(extra) < size:
+        if longer is old:
+            ops.extend(PatchOp(op="remove", path=f"{path}/{index}") for index in reversed(extra))
+        else:
+            ops.extend(PatchOp(op="add", path=f"{path}/{index}", value=new[index]) for index in extra)
+        return
+    ops.append(PatchOp(op="replace", path=path, value=new))
+
+
+def _extra_positions(short: Sequence[Any], long: Sequence[Any]) -> list[int] | None:
+    """Where ``long`` holds what ``short`` does not, if ``short`` is ``long`` with those left
+    out (in order); None otherwise."""
+    extra: list[int] = []
+    index = 0
+    for position, item in enumerate(long):
+        if index < len(short) and short[index] == item:
+            index += 1
+        else:
+            extra.append(position)
+    return extra if index == len(short) else None
 
 
 def _finer(count: int, size: int, scalars: bool) -> bool:

@@ -1,8 +1,10 @@
-"""The process's metrics that need no server: the garbage collector's pauses."""
+"""The process's metrics that need no server: the garbage collector's pauses, the hot path's counts."""
 
 from __future__ import annotations
 
 import gc
+
+import pytest
 
 from packplay.server.metrics import Metrics
 
@@ -46,3 +48,28 @@ def test_two_registries_time_collections_on_their_own() -> None:
         first.stop_timing_gc()
         second.stop_timing_gc()
     assert first._gc_pause not in gc.callbacks and second._gc_pause not in gc.callbacks
+
+
+def test_the_hot_path_counts_are_read_when_scraped() -> None:
+    """Actions, their times, messages and Redis batches are plain numbers, rendered as
+    Prometheus counters and a histogram (cumulative buckets, ``le`` bounds included)."""
+    metrics = Metrics()
+    for seconds in (0.0004, 0.001, 0.3, 5.0):
+        metrics.action_answered("day_night", "accepted", seconds)
+    metrics.action_answered("base_race", "stale_version", 0.002)
+    metrics.message_sent()
+    metrics.message_sent()
+    metrics.batch_sent(7)
+    text = metrics.render().decode()
+    samples = dict(line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#"))
+    assert samples['packplay_actions_total{game="day_night",outcome="accepted"}'] == "4.0"
+    assert samples['packplay_actions_total{game="base_race",outcome="stale_version"}'] == "1.0"
+    assert samples['packplay_action_seconds_bucket{le="0.0005"}'] == "1.0"
+    assert samples['packplay_action_seconds_bucket{le="0.001"}'] == "2.0", "a time on a bound counts in it"
+    assert samples['packplay_action_seconds_bucket{le="0.002"}'] == "3.0"
+    assert samples['packplay_action_seconds_bucket{le="1.0"}'] == "4.0"
+    assert samples['packplay_action_seconds_bucket{le="+Inf"}'] == "5.0"
+    assert float(samples["packplay_action_seconds_sum"]) == pytest.approx(5.3034)
+    assert samples["packplay_ws_messages_sent_total"] == "2.0"
+    assert samples["packplay_redis_batches_total"] == "1.0"
+    assert samples["packplay_redis_commands_total"] == "7.0"

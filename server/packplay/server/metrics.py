@@ -1,14 +1,65 @@
-"""Prometheus metrics of one process (each process is scraped on its own)."""
+"""Prometheus metrics of one process (each process is scraped on its own).
+
+What is counted on every move (actions, their times, messages sent, Redis batches) is
+kept in plain numbers and read when the metrics are scraped (:class:`Tallies`): a
+``prometheus_client`` counter takes a lock at every increment, several a move.
+"""
 
 from __future__ import annotations
 
+import bisect
 import gc
 import time
-from typing import Any
+from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
+from prometheus_client.registry import Collector
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+
+
+ACTION_BUCKETS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0)
+
+
+class Tallies(Collector):
+    """The counts of the hot path, as plain numbers (one event loop updates them)."""
+
+    def __init__(self) -> None:
+        self.actions: dict[tuple[str, str], int] = {}
+        self.action_buckets = [0] * (len(ACTION_BUCKETS) + 1)
+        """Actions answered within each bucket's bound (the last: beyond them all)."""
+        self.action_seconds = 0.0
+        self.messages_sent = 0
+        self.batches = 0
+        self.commands = 0
+
+    def collect(self) -> Iterator[Metric]:
+        actions = CounterMetricFamily(
+            "packplay_actions", "Actions answered, by game and outcome", labels=["game", "outcome"]
+        )
+        for (game, outcome), count in sorted(self.actions.items()):
+            actions.add_metric([game, outcome], count)
+        yield actions
+        cumulative, buckets = 0, []
+        for bound, count in zip((*map(str, ACTION_BUCKETS), "+Inf"), self.action_buckets, strict=True):
+            cumulative += count
+            buckets.append((bound, cumulative))
+        yield HistogramMetricFamily(
+            "packplay_action_seconds",
+            "Time to answer an action (rules, compare-and-set, updates)",
+            buckets=buckets,
+            sum_value=self.action_seconds,
+        )
+        yield CounterMetricFamily(
+            "packplay_ws_messages_sent", "Messages queued to clients", value=self.messages_sent
+        )
+        yield CounterMetricFamily(
+            "packplay_redis_batches",
+            "Batches of commands sent to Redis (one round trip each)",
+            value=self.batches,
+        )
+        yield CounterMetricFamily("packplay_redis_commands", "Commands sent to Redis", value=self.commands)
 
 
 class Metrics:
@@ -16,24 +67,13 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        self._action_counters: dict[tuple[str, str], Any] = {}
+        self.tallies = Tallies()
+        self.registry.register(self.tallies)
         self.connections = Gauge(
             "packplay_ws_connections", "Open WebSocket connections", registry=self.registry
         )
         self.watched_games = Gauge(
             "packplay_watched_games", "Games with a local connection", registry=self.registry
-        )
-        self.actions = Counter(
-            "packplay_actions_total", "Actions answered, by game and outcome", ["game", "outcome"],
-            registry=self.registry,
-        )  # fmt: skip
-        self.action_seconds = Histogram(
-            "packplay_action_seconds", "Time to answer an action (rules, compare-and-set, updates)",
-            buckets=(0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1.0),
-            registry=self.registry,
-        )  # fmt: skip
-        self.messages_sent = Counter(
-            "packplay_ws_messages_sent_total", "Messages queued to clients", registry=self.registry
         )
         self.slow_clients = Counter(
             "packplay_ws_slow_client_closes_total", "Connections closed for a full send queue",
@@ -41,13 +81,6 @@ class Metrics:
         )  # fmt: skip
         self.games_created = Counter(
             "packplay_games_created_total", "Games created", ["game"], registry=self.registry
-        )
-        self.redis_batches = Counter(
-            "packplay_redis_batches_total", "Batches of commands sent to Redis (one round trip each)",
-            registry=self.registry,
-        )  # fmt: skip
-        self.redis_commands = Counter(
-            "packplay_redis_commands_total", "Commands sent to Redis", registry=self.registry
         )
         self.clock_timeouts = Counter(
             "packplay_clock_timeouts_total", "Actions played for seats whose clock ran out",
@@ -92,13 +125,14 @@ class Metrics:
         return generate_latest(self.registry)
 
     def action_answered(self, game: str, outcome: str, seconds: float) -> None:
-        """One answered action (its labelled counter looked up once per game and outcome)."""
-        counter = self._action_counters.get((game, outcome))
-        if counter is None:
-            counter = self._action_counters[(game, outcome)] = self.actions.labels(game, outcome)
-        counter.inc()
-        self.action_seconds.observe(seconds)
+        tallies, key = self.tallies, (game, outcome)
+        tallies.actions[key] = tallies.actions.get(key, 0) + 1
+        tallies.action_buckets[bisect.bisect_left(ACTION_BUCKETS, seconds)] += 1
+        tallies.action_seconds += seconds
+
+    def message_sent(self) -> None:
+        self.tallies.messages_sent += 1
 
     def batch_sent(self, commands: int) -> None:
-        self.redis_batches.inc()
-        self.redis_commands.inc(commands)
+        self.tallies.batches += 1
+        self.tallies.commands += commands

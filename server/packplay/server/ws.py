@@ -354,7 +354,7 @@ class Connection:
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return
-        self.runtime.metrics.messages_sent.inc()
+        self.runtime.metrics.message_sent()
         if outbox is None:
             outbox = self.outbox = deque()
         outbox.append(frame)
