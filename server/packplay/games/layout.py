@@ -28,7 +28,7 @@ Audience = int | None
 """A seat, or None for a spectator."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Part(Generic[S]):
     """One place of the view: a JSON Pointer below the view (``/round``, ``/seats/1/hand``)
     and what it shows. ``shared`` parts show the same to every audience: ``show`` is
@@ -51,7 +51,7 @@ def private(path: str, show: Callable[[S, Audience], Any], reads: Iterable[str])
     return Part(path, show, False, frozenset(reads))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Touched:
     """What a move may have changed: the shared and the private parts that read a field
     that changed (their indexes, in the layout's order), and whether the card table may."""

@@ -197,8 +197,9 @@ class Connection:
         """Requests under way (awaiting the service): a drain closes once there are none."""
         self._answering = False
         """A message is being answered (a request it made runs): later messages wait."""
-        self._backlog: deque[str | bytes] = deque()
-        """Messages received while one is being answered, in order."""
+        self._backlog: deque[str | bytes] | None = None
+        """Messages received while one is being answered, in order (made when first needed:
+        most connections never hold one)."""
         self._hello_deadline: asyncio.TimerHandle | None = None
         self._draining: Close | None = None
         self._gave_up = False
@@ -276,8 +277,11 @@ class Connection:
             return  # an action read now is sent again by the client after its resume
         self.last_frame = time.monotonic()
         if self._answering:
-            self._backlog.append(data)
-            if len(self._backlog) == BACKLOG:
+            backlog = self._backlog
+            if backlog is None:
+                backlog = self._backlog = deque()
+            backlog.append(data)
+            if len(backlog) == BACKLOG:
                 self.protocol.transport.pause_reading()
             return
         self._react(data)
@@ -304,6 +308,8 @@ class Connection:
         finally:
             self._answering = False
         backlog = self._backlog
+        if backlog is None:
+            return
         while backlog and not self._answering:
             if self.closing is not None or self._draining is not None:
                 backlog.clear()
