@@ -178,7 +178,10 @@ async def sandbox_server() -> AsyncIterator[str]:
         port = listener.getsockname()[1]
         settings = Settings(port=port, redis_url=redis.url, sandbox=True, log_level="warning")
         config = uvicorn.Config(
-            create_app(settings), ws="websockets-sansio", log_level="warning", lifespan="on"
+            create_app(settings),
+            ws="packplay.server.protocols:GuardedWebSocketProtocol",
+            log_level="warning",
+            lifespan="on",
         )
         server = uvicorn.Server(config)
         serving = asyncio.create_task(server.serve(sockets=[listener]))

@@ -5,11 +5,11 @@ mature, fast ASGI server, and ``--workers`` gives a process supervisor for free.
 three WebSocket backends served the same ~830 moves/s in ``load/bench_server.py``
 (the server is bound by rules, JSON and Redis, not by frame handling); of the three,
 websockets-sansio is the one uvicorn maintains (the legacy ``websockets`` backend is
-deprecated), it waits on transport flow control in ``send``, which the send-queue
-backpressure relies on, and it negotiates permessage-deflate. ``--workers N`` runs N
-processes on one port; they share state only through Redis, like processes on
-different machines. Both protocols run as subclasses that bound every wait for a
-client (:mod:`packplay.server.protocols`).
+deprecated), it exposes websockets' own sans-I/O connection, which the play endpoint
+reads and writes directly once a connection is accepted (no ASGI message per frame),
+and it negotiates permessage-deflate. ``--workers N`` runs N processes on one port; they
+share state only through Redis, like processes on different machines. Both protocols run
+as subclasses that bound every wait for a client (:mod:`packplay.server.protocols`).
 """
 
 from __future__ import annotations
