@@ -80,6 +80,7 @@ def shard_of(entity_id: str) -> int:
     return slot(entity_id) * SHARDS // CLUSTER_SLOTS
 
 
+@cache
 def shard_key(shard: int, name: str) -> str:
     """A key that exists once per shard: ``pp:<name>:{<tag>}``."""
     return f"{PREFIX}:{name}:{{{tag(shard)}}}"
