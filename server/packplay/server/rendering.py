@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packplay.games.base import Audience, events_for
-from packplay.games.layout import Touched, Values, ViewLayout
+from packplay.games.layout import Part, Touched, Values, ViewLayout
 from packplay.server.replica import Replica, Step
 from packplay_protocol import codec
 from packplay_protocol.diff import diff
@@ -175,13 +175,7 @@ class HeldViews:
             if _changed(was, now):
                 field_ops.extend(diff(was, now, f"/{name}"))
         part_ops: list[PatchOp] = []
-        parts = layout.parts
-        for index in touched.shared:
-            part = parts[index]
-            was, now = values[index], part.show(state, None)
-            if _changed(was, now):
-                part_ops.extend(diff(was, now, "/view" + part.path))
-                values[index] = now
+        _refresh(layout.parts, touched.shared, values, state, None, part_ops)
         self._fields = fields
         return Change(step, replica, touched, tuple(field_ops), tuple(part_ops))
 
@@ -198,13 +192,7 @@ class HeldViews:
             held.legal = legal
         ops.extend(change.part_ops)
         state, touched = replica.state, change.touched
-        parts, values = layout_of(replica).parts, held.values
-        for index in touched.private:
-            part = parts[index]
-            was, now = values[index], part.show(state, audience)
-            if _changed(was, now):
-                ops.extend(diff(was, now, "/view" + part.path))
-                values[index] = now
+        _refresh(layout_of(replica).parts, touched.private, held.values, state, audience, ops)
         if touched.cards:
             hidden = replica.engine.hidden_from(state, audience)
             if hidden != held.hidden:
@@ -218,6 +206,24 @@ class HeldViews:
             patch=tuple(ops),
             action_id=entry.action_id if audience is not None and audience == entry.seat else None,
         )
+
+
+def _refresh(
+    parts: Sequence[Part[Any]],
+    indexes: Sequence[int],
+    values: Values,
+    state: Any,
+    audience: Audience,
+    ops: list[PatchOp],
+) -> None:
+    """Show ``audience`` the parts at ``indexes`` again: the operations of those that
+    changed join ``ops``, their values replace those held."""
+    for index in indexes:
+        part = parts[index]
+        was, now = values[index], part.show(state, audience)
+        if _changed(was, now):
+            ops.extend(diff(was, now, "/view" + part.path))
+            values[index] = now
 
 
 def _changed(was: Any, now: Any) -> bool:
