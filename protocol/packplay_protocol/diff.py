@@ -84,10 +84,7 @@ def _diff_object(old: dict[str, Any], new: dict[str, Any], path: str, ops: list[
 
 
 def _diff_struct(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[PatchOp]) -> None:
-    kind = type(old)
-    names = _WIRE_NAMES.get(kind)
-    if names is None:
-        names = _WIRE_NAMES[kind] = _wire_names(kind)
+    names = _names(type(old))
     if names is _WHOLE:
         # A record of scalars (a slot, a piece, an action) is replaced whole: about the bytes
         # of its changed fields, at a fraction of the work.
@@ -101,6 +98,13 @@ def _diff_struct(old: msgspec.Struct, new: msgspec.Struct, path: str, ops: list[
     for name, was, now in zip(names, astuple(old), astuple(new), strict=True):
         if was is not now and (was != now or (type(was) is not type(now) and type(was) in _SCALARS)):
             _diff(was, now, f"{path}/{name}", ops)
+
+
+def _names(kind: type[msgspec.Struct]) -> tuple[str, ...]:
+    names = _WIRE_NAMES.get(kind)
+    if names is None:
+        names = _WIRE_NAMES[kind] = _wire_names(kind)
+    return names
 
 
 def _wire_names(kind: type[msgspec.Struct]) -> tuple[str, ...]:
@@ -117,6 +121,8 @@ def _wire_names(kind: type[msgspec.Struct]) -> tuple[str, ...]:
 
 
 def _scalar_type(info: msgspec.inspect.Type) -> bool:
+    if isinstance(info, msgspec.inspect.Metadata):  # a constrained or described type
+        return _scalar_type(info.type)
     if isinstance(info, msgspec.inspect.UnionType):
         return all(map(_scalar_type, info.types))
     return isinstance(info, _SCALAR_TYPES)
@@ -143,8 +149,14 @@ _MISSING = _Missing()
 
 
 def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp]) -> None:
-    if _of_scalars(old) or _of_scalars(new):
-        _diff_scalars(old, new, path, ops)
+    if not old and not new:
+        return  # a list and a tuple, both empty: the same JSON
+    sample = new[0] if new else old[0]
+    if type(sample) in _SCALARS:
+        _diff_flat(old, new, path, ops, True)
+        return
+    if isinstance(sample, msgspec.Struct) and _names(type(sample)) is _WHOLE:
+        _diff_flat(old, new, path, ops, False)
         return
     start, old_end, new_end = _trim(old, new)
     old_mid, new_mid = old[start:old_end], new[start:new_end]
@@ -171,12 +183,15 @@ def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[Pat
     ops.append(PatchOp(op="replace", path=path, value=new))
 
 
-def _diff_scalars(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp]) -> None:
-    """An array of ids or numbers: the same operations as for other arrays, found with
-    plain comparisons (an array of scalars holds one type: a change of type replaces it)."""
+def _diff_flat(
+    old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp], scalars: bool
+) -> None:
+    """An array of ids or numbers (``scalars``), or of records replaced whole: the same
+    operations as for other arrays, found with plain comparisons (such an array holds one
+    type: a change of type replaces it)."""
     size = len(new)
     kind = type(new[0]) if new else type(old[0])
-    if size <= _FEW + 1 or any(type(item) is not kind for item in (*old[:1], *new[:1])):
+    if (scalars and size <= _FEW + 1) or (old and type(old[0]) is not kind):
         # A short list of ids or numbers: one replace says it in about the bytes of the
         # finer operations, at a fraction of the cost of finding them.
         if len(old) != size or any(a != b or type(a) is not type(b) for a, b in zip(old, new, strict=True)):
@@ -184,14 +199,16 @@ def _diff_scalars(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[P
         return
     if len(old) == size:
         changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
-        if 4 * len(changed) < size:
+        if not changed:
+            return
+        if _finer(len(changed), size, scalars):
             ops.extend(PatchOp(op="replace", path=f"{path}/{i}", value=new[i]) for i in changed)
-        elif changed:
+        else:
             ops.append(PatchOp(op="replace", path=path, value=new))
         return
     longer, shorter = (old, new) if len(old) > size else (new, old)
     extra = _extra_positions(shorter, longer)
-    if extra is not None and 4 * len(extra) < size:
+    if extra is not None and _finer(len(extra), size, scalars):
         if longer is old:
             ops.extend(PatchOp(op="remove", path=f"{path}/{index}") for index in reversed(extra))
         else:
@@ -219,10 +236,6 @@ def _finer(count: int, size: int, scalars: bool) -> bool:
     if scalars:  # an operation takes about the bytes of four ids
         return 4 * count < size
     return count <= _FEW or 2 * count < size
-
-
-def _of_scalars(array: Sequence[Any]) -> bool:
-    return bool(array) and type(array[0]) in _SCALARS
 
 
 def _trim(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int]:

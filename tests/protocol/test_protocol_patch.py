@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from packplay_protocol.cards import CardId
 from packplay_protocol.diff import diff
 from packplay_protocol.patch import PatchError, PatchOp, apply, escape, unescape
 
@@ -189,6 +190,21 @@ def test_typed_messages_are_diffed_field_by_field_and_patch_their_plain_form() -
     assert diff(slot, moved) == [PatchOp(op="replace", path="", value=moved)], "a record of scalars: whole"
     plain = msgspec.json.decode(msgspec.json.encode(old))
     assert as_json(apply(plain, ops)) == as_json(new)
+
+
+class _Described(msgspec.Struct, frozen=True):
+    slot: Annotated[int, msgspec.Meta(ge=0, description="a constrained, described number")]
+    card: CardId | None
+
+
+def test_a_record_of_constrained_scalars_is_replaced_whole_in_an_array() -> None:
+    """Constraints and descriptions (msgspec's metadata) do not make a field less scalar: a
+    changed slot of a row is one replace of that slot, the row's other slots untouched."""
+    row = tuple(_Described(slot=i, card=None) for i in range(6))
+    shown = (*row[:2], _Described(slot=2, card="c1"), *row[3:])
+    assert diff(row, shown, "/row") == [PatchOp(op="replace", path="/row/2", value=shown[2])]
+    emptied = diff(row, (), "/row")
+    assert emptied == [PatchOp(op="replace", path="/row", value=())]
 
 
 def test_a_struct_of_another_type_is_replaced_whole() -> None:
