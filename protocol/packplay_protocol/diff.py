@@ -183,9 +183,7 @@ def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[Pat
     ops.append(PatchOp(op="replace", path=path, value=new))
 
 
-def _diff_flat(
-    old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp], scalars: bool
-) -> None:
+def _diff_flat(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[PatchOp], scalars: bool) -> None:
     """An array of ids or numbers (``scalars``), or of records replaced whole: the same
     operations as for other arrays, found with plain comparisons (such an array holds one
     type: a change of type replaces it)."""

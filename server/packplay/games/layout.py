@@ -93,7 +93,10 @@ class ViewLayout(Generic[S]):
         self.private = tuple(index for index, part in enumerate(self.parts) if not part.shared)
         """The indexes of the parts that depend on the audience."""
         self._build = _builder(tag, [_keys(part.path) for part in self.parts])
-        self._fields = attrgetter(*fields)
+        getter = attrgetter(*fields)
+        self._fields: Callable[[S], tuple[Any, ...]] = (
+            getter if len(fields) > 1 else lambda state: (getter(state),)
+        )
         self._readers = tuple(
             frozenset(index for index, part in enumerate(self.parts) if name in part.reads) for name in fields
         )

@@ -195,8 +195,8 @@ class Connection:
         self._closed = False
         self._busy = 0
         """Requests under way (awaiting the service): a drain closes once there are none."""
-        self._answering = False
-        """A message is being answered (a request it made runs): later messages wait."""
+        self._answering: asyncio.Task[None] | None = None
+        """The answer under way to a message (a request it made runs): later messages wait."""
         self._backlog: deque[str | bytes] | None = None
         """Messages received while one is being answered, in order (made when first needed:
         most connections never hold one)."""
@@ -276,7 +276,7 @@ class Connection:
         if self.closing is not None or self._draining is not None:
             return  # an action read now is sent again by the client after its resume
         self.last_frame = time.monotonic()
-        if self._answering:
+        if self._answering is not None:
             backlog = self._backlog
             if backlog is None:
                 backlog = self._backlog = deque()
@@ -292,8 +292,7 @@ class Connection:
             outgoing = self.session.receive(message, self.last_frame)
             for index, out in enumerate(outgoing):
                 if isinstance(out, Request):
-                    self._answering = True
-                    asyncio.create_task(self._answer(outgoing[index:]))
+                    self._answering = asyncio.create_task(self._answer(outgoing[index:]))
                     return
                 self._out(out)
         except Exception:
@@ -306,16 +305,16 @@ class Connection:
         except Exception:
             self._failed("a request")
         finally:
-            self._answering = False
+            self._answering = None
         backlog = self._backlog
         if backlog is None:
             return
-        while backlog and not self._answering:
-            if self.closing is not None or self._draining is not None:
-                backlog.clear()
-                break
+        while backlog and self._answering is None:
             if len(backlog) == BACKLOG:
                 self.protocol.transport.resume_reading()
+            if self.closing is not None or self._draining is not None:
+                backlog.clear()  # sent again by the client after its resume
+                break
             self._react(backlog.popleft())
 
     def _failed(self, what: str) -> None:
