@@ -45,3 +45,18 @@ async def test_a_connection_held_while_the_batch_flushes_waits_for_the_next_turn
     assert log == ["again"]
     await asyncio.sleep(0)
     assert log == ["again", "again"]
+
+
+async def test_a_connection_whose_write_fails_holds_back_no_other() -> None:
+    log: list[str] = []
+    batch = WriteBatch()
+
+    class Broken(Recorder):
+        def flush(self) -> None:
+            raise RuntimeError("the socket is gone")
+
+    batch.hold(Recorder("first", log))
+    batch.hold(Broken("broken", log))
+    batch.hold(Recorder("last", log))
+    await asyncio.sleep(0)
+    assert log == ["first", "last"]

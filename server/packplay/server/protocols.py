@@ -45,6 +45,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.exceptions import InvalidState
 from websockets.extensions import permessage_deflate
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from zlib_ng import zlib_ng
@@ -340,10 +341,13 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
         :attr:`writable` (the receiver is told when writes may go on)."""
         if self.close_sent or self.disconnected or self.transport.is_closing():
             return False
-        if text:
-            self.conn.send_text(frame)
-        else:
-            self.conn.send_binary(frame)
+        try:
+            if text:
+                self.conn.send_text(frame)
+            else:
+                self.conn.send_binary(frame)
+        except InvalidState:  # the client's close came in first
+            return False
         self.transport.write(b"".join(self.conn.data_to_send()))
         return True
 

@@ -10,7 +10,10 @@ out back to back: the peers wake once per turn and read them all.
 from __future__ import annotations
 
 import asyncio
+import logging
 from typing import Protocol
+
+log = logging.getLogger(__name__)
 
 
 class Flushable(Protocol):
@@ -39,4 +42,7 @@ class WriteBatch:
         held, self._held = self._held, []
         self._scheduled = False
         for connection in held:
-            connection.flush()
+            try:
+                connection.flush()
+            except Exception:  # one connection's failure keeps no other's frames back
+                log.exception("writing a connection's frames failed")
