@@ -420,8 +420,9 @@ return 'ok'
 
 # The common commit costs seven commands: the answer set if not set (a duplicate otherwise), the
 # game's version, deadline, lifetime and the seat's limit read at once, the clock, the game
-# hash, the state, the log and the watchers. The clock index is written only when the deadline
-# changes, the keys' lifetime and the started-games index only when due (see _LIFETIMES).
+# hash, the state, the log and the watchers. The clock index is written only for a game with
+# a deadline (or one that had one), the keys' lifetime and the started-games index only when
+# due (see _LIFETIMES).
 # A seat's limit of actions is a field of the game hash ('limit:<seat>', the time in ms at which
 # its allowance is whole again: the generic cell rate algorithm of _LIMITS).
 # KEYS: the game's, then the shard's clocks and started-games index
@@ -476,12 +477,10 @@ end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('SET', KEYS[3], ARGV[5], 'KEEPTTL')
 redis.call('RPUSH', KEYS[5], ARGV[8])
-if ARGV[7] ~= (game[2] or '') then
-  if ARGV[7] ~= '' then
-    redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
-    keep(KEYS[8], ttl)
-  else redis.call('ZREM', KEYS[8], ARGV[10]) end
-end
+if ARGV[7] ~= '' then
+  redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
+  keep(KEYS[8], ttl)
+elseif (game[2] or '') ~= '' then redis.call('ZREM', KEYS[8], ARGV[10]) end
 if ARGV[14] ~= '' then
   local message = ARGV[10] .. ' ' .. ARGV[8]
   for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
