@@ -237,6 +237,45 @@ async def test_after_a_pub_sub_outage_a_game_that_cannot_catch_up_holds_up_no_ot
     assert watchers[0].document is not None and watchers[0].document["version"] == 0
 
 
+async def test_a_quiet_game_that_cannot_catch_up_holds_up_no_other(
+    service: Service, other: Service, caplog: pytest.LogCaptureFixture
+) -> None:
+    broken, _ = await _started(service)
+    fine, _ = await _started(service)
+    watchers = [await _watch(other, game_id, 0) for game_id in (broken, fine)]
+    for game_id in (broken, fine):
+        await _play_one(service, game_id, random.Random(5))  # ``other`` never hears of these
+    await service.store.redis.lset(keys.log(broken), 1, b"\xc1 not an entry")
+    assert await other.tables.check_quiet(0.0) == 1, "the game that could catch up did"
+    assert watchers[1].document is not None and watchers[1].document["version"] == 1
+    assert watchers[0].document is not None and watchers[0].document["version"] == 0
+    assert any(broken in record.getMessage() for record in caplog.records), "the failure is logged"
+
+
+async def test_an_entry_after_a_gap_that_cannot_be_caught_up_is_logged_not_lost_in_a_task(
+    service: Service, other: Service, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An entry beyond a gap is applied later, in a task of its own; when reading the missed
+    entries fails, the failure is logged, and the quiet-game check tries again."""
+    game_id, _ = await _started(service)
+    watcher = await _watch(other, game_id, 0)
+    rng = random.Random(5)
+    await _play_one(service, game_id, rng)  # ``other`` never hears of it: the gap
+    version = await _play_one(service, game_id, rng)
+    entries = await service.store.entries(game_id, 1)
+    assert [entry.version for entry, _ in entries] == [version] == [2]
+    good = await service.store.redis.lindex(keys.log(game_id), 1)
+    await service.store.redis.lset(keys.log(game_id), 1, b"\xc1 not an entry")
+    other.tables.receive(game_id, entries[0][1])
+    await asyncio.gather(*other.tables._pending)
+    assert watcher.document is not None and watcher.document["version"] == 0, "nothing applied past the gap"
+    assert any(game_id in record.getMessage() for record in caplog.records), "the failure is logged"
+
+    await service.store.redis.lset(keys.log(game_id), 1, good)
+    assert await other.tables.check_quiet(0.0) == 1
+    assert watcher.document["version"] == version
+
+
 async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(service: Service, other: Service) -> None:
     """As above, for a game the other process had let go of (no move for ``cold_after``):
     it is read again, and its watchers catch up with a whole view."""

@@ -403,6 +403,15 @@ class Tables:
         task.add_done_callback(self._pending.discard)
 
     async def _receive_later(self, table: Table, entry: LogEntry) -> None:
+        try:
+            await self._receive_in_turn(table, entry)
+        except Exception as error:  # a task of its own: nobody else would hear of it
+            log.warning(
+                "game %s: catching up to version %d failed (%r); the quiet-game check tries again",
+                table.game_id, entry.version, error,
+            )  # fmt: skip
+
+    async def _receive_in_turn(self, table: Table, entry: LogEntry) -> None:
         async with table.lock:
             replica = table.replica
             if replica is None and table.watched:
@@ -426,9 +435,10 @@ class Tables:
 
     async def check_quiet(self, quiet_seconds: float) -> int:
         """Catch up every watched game without a move for ``quiet_seconds`` that Redis holds at
-        a later version; how many. Pub/sub delivers at most once: an entry it dropped (a
-        channel that failed over, a replica still syncing) shows as a gap only when a later
-        entry comes, and a game whose seats all wait on the lost move would wait for ever."""
+        a later version; how many did (one that fails is logged, and tried again at the next
+        check). Pub/sub delivers at most once: an entry it dropped (a channel that failed
+        over, a replica still syncing) shows as a gap only when a later entry comes, and a
+        game whose seats all wait on the lost move would wait for ever."""
         quiet_since = time.monotonic() - quiet_seconds
         quiet = [
             (table, held)
@@ -444,14 +454,23 @@ class Tables:
             for (table, held), version in zip(quiet, stored, strict=True)
             if version is not None and version > held
         ]
+        caught_up = 0
         for table in behind:
-            async with table.lock:
-                if table.replica is not None:
-                    await self.catch_up(table)
-                else:  # let go of while quiet: read again, its watchers catch up with a whole view
-                    with contextlib.suppress(LookupError):
-                        await self.ensure(table, watch=True)
-        return len(behind)
+            try:
+                await self._catch_up_quiet(table)
+            except Exception as error:  # one game that fails holds up no other; the next check tries again
+                log.warning("game %s: a quiet game failed to catch up: %r", table.game_id, error)
+            else:
+                caught_up += 1
+        return caught_up
+
+    async def _catch_up_quiet(self, table: Table) -> None:
+        async with table.lock:
+            if table.replica is not None:
+                await self.catch_up(table)
+            else:  # let go of while quiet: read again, its watchers catch up with a whole view
+                with contextlib.suppress(LookupError):
+                    await self.ensure(table, watch=True)
 
     async def resync_all(self) -> None:
         """The channel may have dropped entries: every live table catches up from the log.
