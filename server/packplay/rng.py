@@ -63,4 +63,5 @@ class Rng:
 
     def token(self, bits: int = 40) -> str:
         """A random lowercase hex token (used for card instance ids)."""
-        return format(self._random.getrandbits(bits), f"0{(bits + 3) // 4}x")
+        # %-formatting: the fastest of the forms here (a game deals dozens of ids)
+        return "%0*x" % ((bits + 3) // 4, self._random.getrandbits(bits))  # noqa: UP031

@@ -10,6 +10,7 @@ still applies when its seat faces the same decision as before (see
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import logging
 import re
@@ -713,6 +714,7 @@ def _seat_limited(wait: int, version: int) -> Answer:
     return _rejected(RejectReason.RATE_LIMITED, f"too many actions of this seat; retry in {wait} ms", version)
 
 
+@functools.lru_cache(maxsize=4096)  # parsing an address costs more than the rest of a request's checks
 def client_key(address: str) -> str:
     """What the per-client limits count by: the address, an IPv6 one as its /64 network (one
     subscriber's share)."""
