@@ -95,6 +95,9 @@ class Counters:
     """What is read at each phase boundary."""
 
     server_cpu: float
+    """The server processes' CPU time before their metrics were asked for..."""
+    server_cpu_after: float
+    """...and after: a span from one phase to the next leaves out what answering cost them."""
     redis_cpu: float
     redis: dict[str, int]
     batches: float
@@ -103,7 +106,8 @@ class Counters:
 
     def minus(self, earlier: Counters) -> Counters:
         return Counters(
-            self.server_cpu - earlier.server_cpu,
+            self.server_cpu - earlier.server_cpu_after,
+            self.server_cpu_after - earlier.server_cpu_after,
             self.redis_cpu - earlier.redis_cpu,
             {k: v - earlier.redis.get(k, 0) for k, v in self.redis.items()},
             self.batches - earlier.batches,
@@ -168,9 +172,11 @@ def counters(deployment: Deployment, protocol: int) -> Counters:
         info: Any = store.info("stats")
         for key in wanted:
             totals[key] += int(info[key])
+    server_cpu = sum(_cpu(server) for server in deployment.servers)
     metrics = [_metrics(port, protocol) for port in deployment.ports]
     return Counters(
-        server_cpu=sum(_cpu(server) for server in deployment.servers),
+        server_cpu=server_cpu,
+        server_cpu_after=sum(_cpu(server) for server in deployment.servers),
         redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
         redis=totals,
         batches=sum(_sample(text, "packplay_redis_batches_total") for text in metrics),
@@ -334,7 +340,8 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     setup_cpu = setup.server_cpu / games
     replace_cpu = setup_cpu
     if "replaced" in drive_.phases:
-        replace_cpu = drive_.phases["replaced"].minus(drive_.phases["replace"]).server_cpu / games
+        replaced_games = result.get("replacedGames") or games
+        replace_cpu = drive_.phases["replaced"].minus(drive_.phases["replace"]).server_cpu / replaced_games
     in_game_cpu = play.server_cpu - result.get("setups", 0) * replace_cpu
     head = (
         f"{name:16} {games:>5} games: {result['movesPerSecond']:8.0f} moves/s,"
