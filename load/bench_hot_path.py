@@ -2,6 +2,7 @@
 
     python load/bench_hot_path.py                      # 50, 500 and 5,000 games
     python load/bench_hot_path.py --games 50 --seconds 10
+    python load/bench_hot_path.py --games 50 500 --repeat 3  # three rounds: median ratios to the relay
     python load/bench_hot_path.py --baseline ../old    # also an older checkout (protocol v1)
     python load/bench_hot_path.py --processes 2 --redis cluster --games 500
 
@@ -41,6 +42,7 @@ import dataclasses
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -396,8 +398,16 @@ def main(options: argparse.Namespace) -> None:
         where = options.redis_url or options.redis
         print(f"{options.processes} server process(es) on Redis: {where}", flush=True)
     for games in options.games:
-        for system in chosen:
-            print(" ".join(run_one(system, games, options)), flush=True)
+        rounds: list[dict[str, dict[str, Any]]] = []
+        for _ in range(options.repeat):
+            results: dict[str, dict[str, Any]] = {}
+            for system in chosen:
+                lines, results[system.name] = run_one(system, games, options)
+                print(lines, flush=True)
+            rounds.append(results)
+        if len(rounds) > 1 and not scaled:
+            for line in against_relay(games, rounds):
+                print(line, flush=True)
     if options.idle and not scaled:
         for system in chosen:
             if system.encoding == options.encoding[0]:  # the memory an idle connection holds is the same
@@ -439,10 +449,27 @@ def deployed(system: System, options: argparse.Namespace) -> Iterator[Deployment
         yield Deployment(servers, ports, stores, processes)
 
 
-def run_one(system: System, games: int, options: argparse.Namespace) -> list[str]:
+def run_one(system: System, games: int, options: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+    """The system's report at ``games`` games, and the driver's result."""
     with deployed(system, options) as deployment:
         drive_ = drive(system, deployment, games, options.seconds, options.driver_cpu)
-    return ["\n".join(report(system.name, games, drive_))]
+    return "\n".join(report(system.name, games, drive_)), drive_.result
+
+
+def against_relay(games: int, rounds: list[dict[str, dict[str, Any]]]) -> list[str]:
+    """Per system, its moves/s and p99 as ratios to the relay's of the same round, and their medians."""
+    lines = []
+    for name in rounds[0]:
+        if name == "relay":
+            continue
+        shares = [r[name]["movesPerSecond"] / r["relay"]["movesPerSecond"] for r in rounds]
+        p99s = [r[name]["p99"] / r["relay"]["p99"] for r in rounds]
+        lines.append(
+            f"{name:16} {games:>5} games, {len(rounds)} rounds: {statistics.median(shares):.1%} of the"
+            f" relay's moves/s (each: {', '.join(f'{share:.1%}' for share in shares)}), p99"
+            f" {statistics.median(p99s):.1f}x the relay's (each: {', '.join(f'{x:.1f}x' for x in p99s)})"
+        )
+    return lines
 
 
 def idle_one(system: System, games: int, options: argparse.Namespace) -> str:
@@ -459,6 +486,13 @@ if __name__ == "__main__":
     )
     parser.add_argument("--games", type=int, nargs="+", default=[50, 500, 5000], help="concurrent games")
     parser.add_argument("--seconds", type=float, default=10.0, help="measured seconds per run")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        help="rounds of every system at each size, in turn; with more than one, the median of"
+        " each system's ratios to the relay's moves/s and p99 in the same round is printed",
+    )
     parser.add_argument(
         "--idle", type=int, default=5000, help="games held idle for the memory figure (0: skip)"
     )
