@@ -228,13 +228,15 @@ async def test_a_game_that_cannot_catch_up_holds_up_no_other(
     service: Service, other: Service, caplog: pytest.LogCaptureFixture, occasion: str
 ) -> None:
     """Every live game catches up after a pub/sub outage, every quiet one at the quiet-game
-    check: one whose log does not decode is logged and left for the next check."""
+    check: one that cannot (neither its log nor its state decodes) is logged and left for
+    the next check."""
     broken, _ = await _started(service)
     fine, _ = await _started(service)
     watchers = [await _watch(other, game_id, 0) for game_id in (broken, fine)]
     for game_id in (broken, fine):
         await _play_one(service, game_id, random.Random(5))  # ``other`` never hears of these
     await service.store.redis.lset(keys.log(broken), 1, b"\xc1 not an entry")
+    await service.store.redis.set(keys.state(broken), b"\xc1 not a state", keepttl=True)
     if occasion == "pub/sub outage":
         await other.tables.resync_all()
     else:
@@ -257,15 +259,36 @@ async def test_an_entry_after_a_gap_that_cannot_be_caught_up_is_logged_not_lost_
     entries = await service.store.entries(game_id, 1)
     assert [entry.version for entry, _ in entries] == [version] == [2]
     good = await service.store.redis.lindex(keys.log(game_id), 1)
+    state = await service.store.redis.get(keys.state(game_id))
     await service.store.redis.lset(keys.log(game_id), 1, b"\xc1 not an entry")
+    await service.store.redis.set(keys.state(game_id), b"\xc1 not a state", keepttl=True)
     other.tables.receive(game_id, entries[0][1])
     await asyncio.gather(*other.tables._pending)
     assert watcher.document is not None and watcher.document["version"] == 0, "nothing applied past the gap"
     assert any(game_id in record.getMessage() for record in caplog.records), "the failure is logged"
 
     await service.store.redis.lset(keys.log(game_id), 1, good)
+    await service.store.redis.set(keys.state(game_id), state, keepttl=True)
     assert await other.tables.check_quiet(0.0) == 1
     assert watcher.document["version"] == version
+
+
+async def test_a_game_whose_log_does_not_decode_is_read_again_from_its_state(
+    service: Service, other: Service
+) -> None:
+    """An entry written by a newer release, or damaged: the stored state still holds the
+    game, and the watchers catch up with a whole view instead of the events."""
+    game_id, _ = await _started(service)
+    watcher = await _watch(other, game_id, 0)
+    version = await _play_one(service, game_id, random.Random(5))  # ``other`` never hears of it
+    await service.store.redis.lset(keys.log(game_id), version, b"\xc1 not an entry")
+    assert await other.tables.check_quiet(0.0) == 1
+    assert watcher.resyncs == 1
+    assert watcher.document is not None and watcher.document["version"] == 0
+    watcher.deliver(await other.resume(game_id, 0, 0))  # as its session does on a resync
+    assert watcher.document["version"] == version
+    whole = await other.resume(game_id, 0, None)
+    assert _json(whole.messages[-1]) == watcher.document
 
 
 async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(service: Service, other: Service) -> None:

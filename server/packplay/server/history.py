@@ -24,12 +24,16 @@ async def events_between(store: Store, replica: Replica, since: int, audience: A
         return []  # the log no longer reaches back: the whole view follows anyway
     state = decode_state(engine, dealt, replica.cards)
     found: list[Any] = []
-    for entry, _ in await store.entries(replica.game_id, 0, replica.version):
-        if entry.seat is None:
-            continue
-        action = msgspec.convert(entry.action, engine.action_type)
-        transition = engine.apply(state, entry.seat, action, copy=False)
-        state = transition.state
-        if entry.version > since:
-            found.extend(events_for(transition.events, audience))
+    try:
+        entries = await store.entries(replica.game_id, 0, replica.version)
+        for entry, _ in entries:
+            if entry.seat is None:
+                continue
+            action = msgspec.convert(entry.action, engine.action_type)
+            transition = engine.apply(state, entry.seat, action, copy=False)
+            state = transition.state
+            if entry.version > since:
+                found.extend(events_for(transition.events, audience))
+    except msgspec.DecodeError:
+        return []  # an entry does not decode (a newer release's, or damaged): the whole view follows anyway
     return found

@@ -280,10 +280,14 @@ class Tables:
         """Apply the entries this replica has not seen, in order: ``missed`` first (what
         a lost commit race brought back), then what the log holds beyond, up to ``until``
         when it is known; read the game again if an entry does not apply."""
-        for raw in missed:
-            if not self._apply_newer(table, entry_decoder.decode(raw)):
-                await self._reload(table)
-                return
+        try:
+            for raw in missed:
+                if not self._apply_newer(table, entry_decoder.decode(raw)):
+                    await self._reload(table)
+                    return
+        except msgspec.DecodeError:
+            await self._log_unreadable(table)
+            return
         replica = table.replica
         if replica is not None and until is not None and replica.version > until:
             # Redis is behind this copy: a failover lost writes no replica had acknowledged
@@ -296,10 +300,21 @@ class Tables:
             return
         if replica is None or (until is not None and replica.version >= until):
             return
-        for entry, _ in await self.store.entries(table.game_id, replica.version):
+        try:
+            entries = await self.store.entries(table.game_id, replica.version)
+        except msgspec.DecodeError:
+            await self._log_unreadable(table)
+            return
+        for entry, _ in entries:
             if not self._apply_newer(table, entry):
                 await self._reload(table)
                 return
+
+    async def _log_unreadable(self, table: Table) -> None:
+        """An entry of the log does not decode (written by a newer release, or damaged): the
+        game's stored state still holds it, and its watchers catch up with a whole view."""
+        log.warning("game %s: its log does not decode: reading the game again", table.game_id)
+        await self._reload(table)
 
     def _apply_newer(self, table: Table, entry: LogEntry) -> bool:
         replica = table.replica
