@@ -279,15 +279,16 @@ class Tables:
     async def catch_up(self, table: Table, missed: tuple[bytes, ...] = (), until: int | None = None) -> None:
         """Apply the entries this replica has not seen, in order: ``missed`` first (what
         a lost commit race brought back), then what the log holds beyond, up to ``until``
-        when it is known; read the game again if an entry does not apply."""
+        when it is known; read the game again if an entry does not decode or apply."""
         try:
-            for raw in missed:
-                if not self._apply_newer(table, entry_decoder.decode(raw)):
-                    await self._reload(table)
-                    return
+            newer = [entry_decoder.decode(raw) for raw in missed]
         except msgspec.DecodeError:
             await self._log_unreadable(table)
             return
+        for entry in newer:
+            if not self._apply_newer(table, entry):
+                await self._reload(table)
+                return
         replica = table.replica
         if replica is not None and until is not None and replica.version > until:
             # Redis is behind this copy: a failover lost writes no replica had acknowledged
