@@ -15,7 +15,8 @@ build (``PACKPLAY_COMPILE=1``, see the README) compiles it. It holds no message 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -166,20 +167,8 @@ def _diff_array(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[Pat
             for offset in changed:
                 _diff(old_mid[offset], new_mid[offset], f"{path}/{start + offset}", ops)
             return
-    elif len(old_mid) > len(new_mid):
-        kept = _subsequence_positions(new_mid, old_mid)
-        if kept is not None and _finer(len(old_mid) - len(kept), len(new), False):
-            dropped = sorted(set(range(len(old_mid))) - set(kept), reverse=True)
-            ops.extend(PatchOp(op="remove", path=f"{path}/{start + index}") for index in dropped)
-            return
-    else:
-        kept = _subsequence_positions(old_mid, new_mid)
-        if kept is not None and _finer(len(new_mid) - len(kept), len(new), False):
-            inserted = sorted(set(range(len(new_mid))) - set(kept))
-            ops.extend(
-                PatchOp(op="add", path=f"{path}/{start + index}", value=new_mid[index]) for index in inserted
-            )
-            return
+    elif _resized(old_mid, new_mid, path, ops, start, len(new), False, _same):
+        return
     ops.append(PatchOp(op="replace", path=path, value=new))
 
 
@@ -204,24 +193,43 @@ def _diff_flat(old: Sequence[Any], new: Sequence[Any], path: str, ops: list[Patc
         else:
             ops.append(PatchOp(op="replace", path=path, value=new))
         return
-    longer, shorter = (old, new) if len(old) > size else (new, old)
-    extra = _extra_positions(shorter, longer)
-    if extra is not None and _finer(len(extra), size, scalars):
-        if longer is old:
-            ops.extend(PatchOp(op="remove", path=f"{path}/{index}") for index in reversed(extra))
-        else:
-            ops.extend(PatchOp(op="add", path=f"{path}/{index}", value=new[index]) for index in extra)
-        return
-    ops.append(PatchOp(op="replace", path=path, value=new))
+    if not _resized(old, new, path, ops, 0, size, scalars, operator.eq):
+        ops.append(PatchOp(op="replace", path=path, value=new))
 
 
-def _extra_positions(short: Sequence[Any], long: Sequence[Any]) -> list[int] | None:
+def _resized(
+    old: Sequence[Any],
+    new: Sequence[Any],
+    path: str,
+    ops: list[PatchOp],
+    start: int,
+    size: int,
+    scalars: bool,
+    same: Callable[[Any, Any], bool],
+) -> bool:
+    """Removals or insertions, when ``new`` is ``old`` with elements left out or put in (the
+    two of different lengths, ``start`` elements into an array of ``size`` now) and they say
+    less than the whole array; whether they were found."""
+    longer, shorter = (old, new) if len(old) > len(new) else (new, old)
+    extra = _extra_positions(shorter, longer, same)
+    if extra is None or not _finer(len(extra), size, scalars):
+        return False
+    if longer is old:
+        ops.extend(PatchOp(op="remove", path=f"{path}/{start + index}") for index in reversed(extra))
+    else:
+        ops.extend(PatchOp(op="add", path=f"{path}/{start + index}", value=new[index]) for index in extra)
+    return True
+
+
+def _extra_positions(
+    short: Sequence[Any], long: Sequence[Any], same: Callable[[Any, Any], bool]
+) -> list[int] | None:
     """Where ``long`` holds what ``short`` does not, if ``short`` is ``long`` with those left
     out (in order); None otherwise."""
     extra: list[int] = []
     index = 0
     for position, item in enumerate(long):
-        if index < len(short) and short[index] == item:
+        if index < len(short) and same(short[index], item):
             index += 1
         else:
             extra.append(position)
@@ -247,19 +255,3 @@ def _trim(old: Sequence[Any], new: Sequence[Any]) -> tuple[int, int, int]:
         old_end -= 1
         new_end -= 1
     return start, old_end, new_end
-
-
-def _subsequence_positions(short: Sequence[Any], long: Sequence[Any]) -> list[int] | None:
-    """Where each element of ``short`` sits in ``long``, in order, if it is a subsequence."""
-    if len(short) >= len(long):
-        return None
-    positions: list[int] = []
-    index = 0
-    for item in short:
-        while index < len(long) and not _same(long[index], item):
-            index += 1
-        if index == len(long):
-            return None
-        positions.append(index)
-        index += 1
-    return positions
