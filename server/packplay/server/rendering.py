@@ -32,7 +32,6 @@ ViewDoc = dict[str, Any]
 """A view message's fields but its version (a step changes that anyway)."""
 NO_LEGAL: LegalActions[Any] = LegalActions()
 _SHARED_FIELDS = ("pending", "deadlines", "result", "seed")
-_SCALARS = frozenset((str, int, float, bool, type(None)))
 """The view message's own fields that every audience sees alike."""
 
 
@@ -223,10 +222,7 @@ def _refresh(
         part = parts[index]
         was, now = values[index], part.show(state, audience)
         if _changed(was, now):
-            if type(now) in _SCALARS:  # a number, a string, a flag: nothing finer to say
-                ops.append(PatchOp(op="replace", path="/view" + part.path, value=now))
-            else:
-                ops.extend(diff(was, now, "/view" + part.path))
+            ops.extend(diff(was, now, "/view" + part.path))
             values[index] = now
 
 
