@@ -148,7 +148,6 @@ async def test_games_of_every_kind_leave_nothing_in_redis(
     kinds = {key.split(":")[1] for key in written}
     assert {"game", "lobby", "games", "clocks", "client"} <= kinds, written
     assert any(key.endswith(":answers") for key in written), "a stored refusal"
-    assert any(key.endswith(":procs") for key in written), "a watched game"
     assert [key for key, (_, ttl, _) in written.items() if ttl < 0] == [], "a key without expiry"
 
     # A refusal decided on the process's copy of a game gone from Redis is not stored.

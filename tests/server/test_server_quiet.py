@@ -42,7 +42,7 @@ async def test_a_move_pubsub_dropped_reaches_the_other_process_seat(
         await client.join(game_id)
     store = Store.from_url(redis_server.url, process_id="test")
     try:
-        await store.pipeline.call("DEL", keys.watchers(game_id))  # nobody is sent the next entry
+        await store.pipeline.call("HDEL", keys.game(game_id), "watchers")  # nobody is sent the next entry
     finally:
         await store.close()
 

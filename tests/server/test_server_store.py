@@ -157,23 +157,36 @@ async def test_entries_read_the_log_from_a_version(store: Store) -> None:
 
 async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: Store) -> None:
     await records.started(store)
-    other = Store(store.redis, store.pipeline, "other")
+    other, third = Store(store.redis, store.pipeline, "other"), Store(store.redis, store.pipeline, "third")
     pubsub = store.redis.pubsub()
     shard = keys.shard_of("g1")
-    await pubsub.subscribe(keys.channel(shard, "other"), keys.channel(shard, store.process_id))
-    for _ in range(2):
+    channels = [keys.channel(shard, name) for name in ("other", "third", store.process_id)]
+    await pubsub.subscribe(*channels)
+    for _ in channels:
         await pubsub.get_message(timeout=1)
-    await store.load("g1", watch=True)
-    await other.load("g1", watch=True)
+    for watcher in (store, other, store, third, other):  # watching again adds nothing
+        await watcher.load("g1", watch=True)
+    watching = f"{store.process_id} other third"
+    assert await store.redis.hget(keys.game("g1"), "watchers") == watching.encode()
     await store.commit(replace(records.commit(0), game_id="g1"))
-    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
-    assert message is not None and message["channel"] == keys.channel(shard, "other").encode()
-    game_id, _, raw = bytes(message["data"]).partition(b" ")
-    assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
+    received = [await pubsub.get_message(ignore_subscribe_messages=True, timeout=2) for _ in range(2)]
+    assert sorted(message["channel"] for message in received if message) == [c.encode() for c in channels[:2]]
+    for message in received:
+        game_id, _, raw = bytes(message["data"]).partition(b" ")
+        assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
     assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "not to itself"
     await other.unwatch("g1")
+    await other.unwatch("g1")  # a second time changes nothing
+    assert await store.redis.hget(keys.game("g1"), "watchers") == f"{store.process_id} third".encode()
     await store.commit(records.commit(1))
-    assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None
+    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=2)
+    assert message is not None and message["channel"] == channels[1].encode()
+    assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "nor to 'other'"
+    for watcher in (store, third):
+        await watcher.unwatch("g1")
+    assert await store.redis.hget(keys.game("g1"), "watchers") is None
+    await third.unwatch("gone")
+    assert not await store.redis.exists(keys.game("gone")), "unwatching a game that is gone writes nothing"
     await pubsub.aclose()
 
 
@@ -197,7 +210,8 @@ async def test_a_commit_gives_the_keys_their_time_again_only_when_half_of_it_is_
     for key in game_keys:
         await store.redis.expire(key, 40)  # 20 of its 60 seconds gone
     await store.commit(replace(records.commit(0), ttl=60))
-    assert [await store.redis.ttl(key) for key in game_keys] == [40] * 7, "more than half left: untouched"
+    untouched = [await store.redis.ttl(key) for key in game_keys]
+    assert untouched == [40] * len(game_keys), "more than half left: untouched"
     for key in game_keys:
         await store.redis.expire(key, 25)
     await store.redis.hset(keys.game("g1"), "expires", int(time.time()) + 25)

@@ -29,7 +29,8 @@ Former names, for reference: ``pp:game:{<game id>}[:<suffix>]`` is now
 ``pp:tour:{<shard tag>}:<id>...``; ``pp:lobby[:<game>]``, ``pp:games``, ``pp:clocks``,
 ``pp:tournaments`` and ``pp:tournaments:running`` are ``pp:<name>:{<shard tag>}[:<game>]``,
 one per shard; the process channel ``pp:proc:<process id>`` is
-``pp:proc:{<shard tag>}:<process id>``, one per shard.
+``pp:proc:{<shard tag>}:<process id>``, one per shard. A game's set of watching processes,
+once ``pp:game:{<shard tag>}:<game id>:procs``, is the ``watchers`` field of its hash.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ SHARDS = 64
 CLUSTER_SLOTS = 16384
 HOT_IDS = 8192
 """Ids whose shard and keys are remembered, about the games a process plays at once: every
-move names seven keys of its game, each made from the CRC of the game's id."""
+move names six keys of its game, each made from the CRC of the game's id."""
 
 
 def slot(key: str) -> int:
@@ -99,7 +100,9 @@ def tournament_key(tournament_id: str, suffix: str = "") -> str:
 
 
 def game(game_id: str) -> str:
-    """Hash of small fields: status, version, seats' decisions, turn deadline, game name, players."""
+    """Hash of small fields: status, version, seats' decisions, turn deadline, game name, players,
+    and ``watchers``: the ids of the server processes with a connection on the game (they are
+    sent its entries), separated by spaces."""
     return game_key(game_id)
 
 
@@ -129,11 +132,6 @@ def answers(game_id: str) -> str:
     return game_key(game_id, "answers")
 
 
-def watchers(game_id: str) -> str:
-    """Set: ids of the server processes with a connection on this game (they are sent its entries)."""
-    return game_key(game_id, "procs")
-
-
 @lru_cache(maxsize=HOT_IDS)
 def game_keys(game_id: str) -> tuple[str, ...]:
     """All keys of one game, in the order the store's scripts take them."""
@@ -144,7 +142,6 @@ def game_keys(game_id: str) -> tuple[str, ...]:
         seats(game_id),
         log(game_id),
         answers(game_id),
-        watchers(game_id),
     )
 
 

@@ -1,11 +1,12 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
-A game is seven keys (see :func:`packplay.server.keys.game_keys`): a hash of its status,
-version, decisions, deadline, its keys' lifetime and its seats' limits of actions; its
+A game is six keys (see :func:`packplay.server.keys.game_keys`): a hash of its status,
+version, decisions, deadline, its keys' lifetime, its seats' limits of actions and the
+processes watching it; its
 set-up (its meta, and its card table packed, each card by its catalog identity); its
 current state; a hash of its taken seats; its log, a list with one entry per version (the
 action that made it; entry 0 holds the dealt state, packed); a hash of the answers given to
-action ids; the set of processes watching it. Every change of version goes through one Lua
+action ids. Every change of version goes through one Lua
 script that compares and sets the version, appends the entry, records the seat's answer and
 sends the entry to the other watching processes, all at once (when writes wait for
 replicas, the entry is sent once they hold it: :meth:`Store.commit`).
@@ -206,8 +207,8 @@ _answer_decoder = msgspec.msgpack.Decoder(Answer)
 entry_decoder = msgspec.msgpack.Decoder(LogEntry)
 
 # Every script takes the game's keys in the order of keys.game_keys:
-# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers, 7 watchers; then keys of the game's shard.
-GAME_KEYS = 7
+# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers; then keys of the game's shard.
+GAME_KEYS = 6
 
 # The indexes (lobbies, started games, clocks) are sorted sets per shard. So that each
 # ends with its games, an entry of the lobby and game indexes is scored with a time (Redis's
@@ -270,7 +271,7 @@ end
 # field '' holds nothing) so that every key of the game has a time.
 _LIFETIMES = """
 local function live(at, ttl)
-  for i = 1, 7 do redis.call('EXPIRE', KEYS[i], ttl) end
+  for i = 1, 6 do redis.call('EXPIRE', KEYS[i], ttl) end
   return math.floor(at + ttl)
 end
 """
@@ -288,7 +289,7 @@ redis.call('RPUSH', KEYS[2], ARGV[1])
 for i = 7, #ARGV, 3 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1], 'n' .. ARGV[i], ARGV[i + 2]) end
 for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
 if #ARGV > 6 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-if ARGV[6] == '' then for i = 8, 9 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end end
+if ARGV[6] == '' then for i = 7, 8 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end end
 return 'ok'
 """
 )
@@ -311,10 +312,10 @@ end
 redis.call('RPUSH', KEYS[5], ARGV[10])
 redis.call('HSET', KEYS[6], '', '')
 if ARGV[9] ~= '' then
-  redis.call('ZADD', KEYS[8], ARGV[9], ARGV[5])
-  keep(KEYS[8], tonumber(ARGV[4]))
+  redis.call('ZADD', KEYS[7], ARGV[9], ARGV[5])
+  keep(KEYS[7], tonumber(ARGV[4]))
 end
-index(KEYS[9], ARGV[5], tonumber(ARGV[4]))
+index(KEYS[8], ARGV[5], tonumber(ARGV[4]))
 redis.call('HSET', KEYS[1], 'expires', live(now(), tonumber(ARGV[4])))
 return 'ok'
 """
@@ -345,10 +346,10 @@ local taken = redis.call('HLEN', KEYS[4]) / 2
 local lobby = ARGV[6] .. redis.call('HGET', KEYS[1], 'game')
 if taken == players then
   redis.call('HSET', KEYS[1], 'status', 'starting')
-  redis.call('ZREM', KEYS[8], ARGV[4])
+  redis.call('ZREM', KEYS[7], ARGV[4])
   redis.call('ZREM', lobby, ARGV[4])
 elseif not invite then
-  index(KEYS[8], ARGV[4], tonumber(ARGV[3]))
+  index(KEYS[7], ARGV[4], tonumber(ARGV[3]))
   index(lobby, ARGV[4], tonumber(ARGV[3]))
 end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
@@ -365,15 +366,27 @@ redis.call('HDEL', KEYS[4], ARGV[1], 'n' .. ARGV[1])
 return 'ok'
 """)
 
+# The processes watching a game are a field of its hash, 'watchers': their ids separated by
+# spaces. A set of their own would cost a key per game (about 200 bytes of Redis) for what is
+# nearly always one or two short ids.
+_WATCHERS = """
+local function watch(game, process)
+  local list = redis.call('HGET', game, 'watchers')
+  if not list or list == '' then
+    redis.call('HSET', game, 'watchers', process)
+  elseif not string.find(' ' .. list .. ' ', ' ' .. process .. ' ', 1, true) then
+    redis.call('HSET', game, 'watchers', list .. ' ' .. process)
+  end
+end
+"""
+
 # ARGV: this process's id to join the watchers with, or ''; '1' for a barrier (see _BARRIER)
 _LOAD = Script(
     _BARRIER
+    + _WATCHERS
     + """
 if ARGV[2] == '1' then barrier(KEYS[1]) end
-if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then
-  redis.call('SADD', KEYS[7], ARGV[1])
-  redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
-end
+if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then watch(KEYS[1], ARGV[1]) end
 return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, 1), redis.call('GET', KEYS[3]),
   redis.call('HLEN', KEYS[4])}
 """
@@ -388,13 +401,28 @@ return redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])
 """
 )
 
-# ARGV: this process's id; the version it holds
-_WATCH = Script("""
+# ARGV: this process's id
+_WATCH = Script(
+    _WATCHERS
+    + """
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return 'missing' end
-redis.call('SADD', KEYS[7], ARGV[1])
-redis.call('PEXPIRE', KEYS[7], redis.call('PTTL', KEYS[1]))
+watch(KEYS[1], ARGV[1])
 return version
+"""
+)
+
+# KEYS: the game's hash. ARGV: this process's id
+_UNWATCH = Script("""
+local list = redis.call('HGET', KEYS[1], 'watchers')
+if not list then return 0 end
+local kept = {}
+for process in string.gmatch(list, '%S+') do
+  if process ~= ARGV[1] then kept[#kept + 1] = process end
+end
+if #kept == 0 then redis.call('HDEL', KEYS[1], 'watchers')
+else redis.call('HSET', KEYS[1], 'watchers', table.concat(kept, ' ')) end
+return 1
 """)
 
 # KEYS: the game's, then the shard's clocks and started-games index
@@ -410,19 +438,19 @@ redis.call('SET', KEYS[3], ARGV[2])
 redis.call('RPUSH', KEYS[5], ARGV[7])
 redis.call('HSET', KEYS[6], '', '')
 if ARGV[4] ~= '' then
-  redis.call('ZADD', KEYS[8], ARGV[4], ARGV[6])
-  keep(KEYS[8], tonumber(ARGV[5]))
+  redis.call('ZADD', KEYS[7], ARGV[4], ARGV[6])
+  keep(KEYS[7], tonumber(ARGV[5]))
 end
-index(KEYS[9], ARGV[6], tonumber(ARGV[5]))
+index(KEYS[8], ARGV[6], tonumber(ARGV[5]))
 redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4],
   'expires', live(now(), tonumber(ARGV[5])))
 return 'ok'
 """
 )
 
-# The common commit costs seven commands: the answer set if not set (a duplicate otherwise), the
-# game's version, deadline, lifetime and the seat's limit read at once, the clock, the game
-# hash, the state, the log and the watchers. The clock index is written only for a game with
+# The common commit costs six commands: the answer set if not set (a duplicate otherwise), the
+# game's version, deadline, lifetime, the seat's limit and the watchers read at once, the clock,
+# the game hash, the state and the log. The clock index is written only for a game with
 # a deadline (or one that had one), the keys' lifetime and the started-games index only when
 # due (see _LIFETIMES).
 # A seat's limit of actions is a field of the game hash ('limit:<seat>', the time in ms at which
@@ -447,7 +475,7 @@ end
 local function undo()
   if ARGV[2] ~= '' then redis.call('HDEL', KEYS[6], ARGV[2]) end
 end
-local game = redis.call('HMGET', KEYS[1], 'version', 'deadline', 'expires', ARGV[18])
+local game = redis.call('HMGET', KEYS[1], 'version', 'deadline', 'expires', ARGV[18], 'watchers')
 local version = tonumber(game[1])
 if version == nil then
   undo()
@@ -474,18 +502,18 @@ end
 local ttl = tonumber(ARGV[9])
 if ARGV[4] ~= 'active' or not game[3] or tonumber(game[3]) - at < ttl / 2 then
   fields[#fields + 1], fields[#fields + 2] = 'expires', live(at, ttl)
-  if ARGV[4] == 'active' then touch(KEYS[9], ARGV[10], ttl) else index(KEYS[9], ARGV[10], ttl) end
+  if ARGV[4] == 'active' then touch(KEYS[8], ARGV[10], ttl) else index(KEYS[8], ARGV[10], ttl) end
 end
 redis.call('HSET', KEYS[1], unpack(fields))
 redis.call('SET', KEYS[3], ARGV[5], 'KEEPTTL')
 redis.call('RPUSH', KEYS[5], ARGV[8])
 if ARGV[7] ~= '' then
-  redis.call('ZADD', KEYS[8], ARGV[7], ARGV[10])
-  keep(KEYS[8], ttl)
-elseif (game[2] or '') ~= '' then redis.call('ZREM', KEYS[8], ARGV[10]) end
+  redis.call('ZADD', KEYS[7], ARGV[7], ARGV[10])
+  keep(KEYS[7], ttl)
+elseif (game[2] or '') ~= '' then redis.call('ZREM', KEYS[7], ARGV[10]) end
 if ARGV[14] ~= '' then
   local message = ARGV[10] .. ' ' .. ARGV[8]
-  for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+  for process in string.gmatch(game[5] or '', '%S+') do
     if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
   end
 end
@@ -501,7 +529,7 @@ _ANNOUNCE = Script("""
 local entry = redis.call('LINDEX', KEYS[5], ARGV[2])
 if not entry then return 0 end
 local message = ARGV[1] .. ' ' .. entry
-for _, process in ipairs(redis.call('SMEMBERS', KEYS[7])) do
+for process in string.gmatch(redis.call('HGET', KEYS[1], 'watchers') or '', '%S+') do
   if process ~= ARGV[3] then redis.call(ARGV[5], ARGV[4] .. process, message) end
 end
 return 1
@@ -796,7 +824,7 @@ class Store:
 
     async def unwatch(self, game_id: str) -> None:
         """This process no longer has a connection on the game."""
-        await self.pipeline.call("SREM", keys.watchers(game_id), self.process_id)
+        await self.pipeline.run(_UNWATCH, [keys.game(game_id)], [self.process_id], durable=False)
 
     async def start(
         self, meta: GameMeta, cards: bytes, state: bytes, decisions: bytes, deadline: float | None, ttl: int
