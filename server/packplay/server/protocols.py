@@ -50,6 +50,7 @@ from websockets.extensions import permessage_deflate
 from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
 from zlib_ng import zlib_ng
 
+from packplay.server.collector import collector
 from packplay.server.settings import Settings
 from packplay_protocol.errors import CloseCode
 
@@ -114,6 +115,7 @@ class GuardedHttpProtocol(HttpToolsProtocol):
         self._disarm()
         self._writes.resumed()
         super().connection_lost(exc)
+        collector.protocol_let_go()
 
     def on_message_begin(self) -> None:
         super().on_message_begin()
@@ -292,6 +294,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        collector.protocol_let_go()  # the HTTP protocol of the upgrade, in a cycle of its own
         current = settings()
         self.close_timeout = current.close_timeout
         self._writes = _WriteGuard(self.loop, current.write_timeout)
@@ -383,6 +386,7 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._writes.resumed()
         super().connection_lost(exc)
+        collector.protocol_let_go()
 
     def pause_writing(self) -> None:
         super().pause_writing()

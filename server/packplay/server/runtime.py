@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 import signal
@@ -25,6 +24,7 @@ from typing import Any, Protocol
 
 from redis.exceptions import RedisError
 
+from packplay.server.collector import collector
 from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.fanout import Fanout
 from packplay.server.metrics import Metrics
@@ -50,10 +50,6 @@ IDLE_PINGS = 3
 QUIET_GAME_SECONDS = 5.0
 """A watched game without a move for this long has its version checked at each sweep of the
 watchdog (one batched read for all such games)."""
-GC_YOUNG_THRESHOLD = 500_000
-"""Allocations (less deallocations) between two young collections (the interpreter's default is 700)."""
-GC_MIDDLE_THRESHOLD = 10
-"""Young collections between two of the middle generation (the interpreter's default, 10)."""
 
 
 class Stoppable(Protocol):
@@ -129,20 +125,9 @@ class Runtime:
         await self.store.prepare()
         self.service = Service(self.store, settings)
         await asyncio.to_thread(lambda: self.service.catalog)
-        # The catalog is large and lives as long as the process: keep it out of every
-        # later collection, which would otherwise walk it again (pauses of tens of ms).
-        gc.freeze()
-        # The collector is for reference cycles, and the move path makes none: a move's
-        # objects go by refcount, its state and views at its game's next move (seconds later
-        # when thousands of games are played). A young collection walks what was allocated
-        # since the last one and is still alive: with thousands of games, nearly all of it,
-        # for nothing (at 5,000 games, every 20,000 allocations, 15 ms each, 13% of the CPU).
-        # The young generation's count rises by allocations and falls by deallocations only
-        # while above zero, so in a steady state it creeps up fast after each collection and
-        # slowly once high: at 500,000 a process playing 5,000 games collects less than once
-        # in 15 s. New connections leave some cycles (about 24 objects each, from the
-        # handshake): collected with the next young collection.
-        gc.set_threshold(GC_YOUNG_THRESHOLD, GC_MIDDLE_THRESHOLD, gc.get_threshold()[2])
+        # The catalog is large and lives as long as the process: kept out of every later
+        # collection, which would otherwise walk it again (pauses of tens of ms).
+        collector.tune()
         self.metrics.time_gc()
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
