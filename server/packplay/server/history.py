@@ -26,14 +26,14 @@ async def events_between(store: Store, replica: Replica, since: int, audience: A
     found: list[Any] = []
     try:
         entries = await store.entries(replica.game_id, 0, replica.version)
-        for entry, _ in entries:
-            if entry.seat is None:
-                continue
-            action = msgspec.convert(entry.action, engine.action_type)
-            transition = engine.apply(state, entry.seat, action, copy=False)
-            state = transition.state
-            if entry.version > since:
-                found.extend(events_for(transition.events, audience))
     except msgspec.DecodeError:
         return []  # an entry does not decode (a newer release's, or damaged): the whole view follows anyway
+    for entry, _ in entries:
+        if entry.seat is None:
+            continue
+        action = msgspec.convert(entry.action, engine.action_type)
+        transition = engine.apply(state, entry.seat, action, copy=False)
+        state = transition.state
+        if entry.version > since:
+            found.extend(events_for(transition.events, audience))
     return found
