@@ -47,7 +47,12 @@ class Node:
 
         def in_sync() -> bool:
             with self.client() as client:
-                return replica_in_sync(client.info("replication"))
+                if not replica_in_sync(client.info("replication")):
+                    return False
+                # "online" can precede the replica's first acknowledgement (it may still be
+                # loading the snapshot): a write that WAIT sees acknowledged proves the link.
+                client.set("test:replica-probe", "1")
+                return int(client.execute_command("WAIT", 1, 200)) >= 1
 
         _until(in_sync, f"node {self.port} has a replica in sync", timeout)
 

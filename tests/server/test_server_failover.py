@@ -308,9 +308,7 @@ async def test_no_process_shows_a_move_before_a_replica_holds_it(tmp_path: Path)
     master = start_node(tmp_path / "master")
     replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
     url = f"redis://{HOST}:{master.port}"
-    servers = [
-        start_server(url, tmp_path, **{**DURABLE, "PACKPLAY_REDIS_REPLICA_TIMEOUT": "0.3"}) for _ in range(2)
-    ]
+    servers = [start_server(url, tmp_path, **DURABLE) for _ in range(2)]
     clients: list[Client] = []
     try:
         with logs_on_failure(servers):

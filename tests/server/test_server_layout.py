@@ -100,7 +100,7 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
     master = start_node(tmp_path / "master")
     replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
     durable = Store.from_url(
-        f"redis://{HOST}:{master.port}", process_id="this", replicas=1, replica_timeout=0.2
+        f"redis://{HOST}:{master.port}", process_id="this", replicas=1, replica_timeout=0.5
     )
     other = Store.from_url(f"redis://{HOST}:{master.port}", process_id="other")
     listener = other.redis.pubsub()
@@ -140,8 +140,8 @@ async def test_a_version_no_replica_holds_is_read_by_no_durable_process(tmp_path
     master = start_node(tmp_path / "master")
     replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
     url = f"redis://{HOST}:{master.port}"
-    this = Store.from_url(url, process_id="this", replicas=1, replica_timeout=0.2)
-    other = Store.from_url(url, process_id="other", replicas=1, replica_timeout=0.2)
+    this = Store.from_url(url, process_id="this", replicas=1, replica_timeout=0.5)
+    other = Store.from_url(url, process_id="other", replicas=1, replica_timeout=0.5)
     try:
         await asyncio.to_thread(master.wait_replica_in_sync)
         await records.started(this)
