@@ -27,8 +27,10 @@ move (and the share of the server's CPU its garbage collector took), Redis round
 trips and bytes per move, frames and bytes per move to each seat (the median size of an
 update frame, and the bytes its sockets read off the wire: frame headers, compression and
 the frames of the games set up while measuring included), failed actions and dropped
-connections; then server RSS per idle connection, and Redis memory per active and per
-finished game. Compare figures as ratios within one run: absolute figures drift.
+connections; then server RSS per idle connection, and Redis memory per active game (weighed
+as the measured window opens, the games at every stage) and per finished game (as it
+closes), each with those games' mean version. Compare figures as ratios within one run:
+absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
@@ -268,10 +270,16 @@ def drive(
             name = line.split()[1]
             if name in ("idle", "setup"):
                 time.sleep(1.0 if name == "idle" else 0.2)  # let the server settle before reading its memory
+            weighed = system.target != "relay" and len(deployment.stores) == 1
+            if name == "play" and weighed:
+                # Before the window's counters: the games keep playing while they are weighed.
+                # Weighed as the window opens, the active games are at every stage of their
+                # games; when it closes, fewer are active, and mostly late in their games.
+                result["redis_memory"] = redis_memory(deployment.stores[0], "active")
             phases[name] = counters(deployment, system.protocol)
             rss[name] = sum(server.memory_info().rss for server in deployment.servers)
-            if name == "end" and system.target != "relay" and len(deployment.stores) == 1:
-                result["redis_memory"] = redis_memory(deployment.stores[0])
+            if name == "end" and weighed:
+                result["redis_memory"] |= redis_memory(deployment.stores[0], "finished")
             driver.stdin.write("go\n")
             driver.stdin.flush()
         elif line.startswith("{"):
@@ -281,8 +289,10 @@ def drive(
     return Drive(result, phases, rss)
 
 
-def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
-    """Bytes Redis holds per game (``MEMORY USAGE`` of each of its keys), active and finished."""
+def redis_memory(store: redis.Redis, status: str, sample: int = 200) -> dict[str, tuple[float, float]]:
+    """Bytes Redis holds per game of a status, ``active`` or ``finished`` (``MEMORY USAGE`` of
+    each of its keys), with those games' mean version: a game's log and answers grow with its
+    moves, so the figure for active games depends on how far into their games they are."""
     names = sorted(store.scan_iter(match="pp:game:*", count=5000))
     # A game's hash holds its status; its other keys extend its name (in this layout and in
     # older ones, so that a baseline checkout is measured the same way).
@@ -293,18 +303,22 @@ def redis_memory(store: redis.Redis, sample: int = 200) -> dict[str, float]:
     hashes = [name for name, kind in zip(names, kinds, strict=True) if kind == b"hash"]
     with store.pipeline(transaction=False) as pipe:
         for name in hashes:
-            pipe.hget(name, "status")
-        statuses = pipe.execute()
-    by_status: dict[str, list[int]] = {"active": [], "finished": []}
-    for name, raw in zip(hashes, statuses, strict=True):
-        status = (raw or b"").decode()
-        if status not in by_status or len(by_status[status]) >= sample:
+            pipe.hmget(name, "status", "version")
+        fields = pipe.execute()
+    games: list[tuple[int, int]] = []
+    for name, (raw_status, raw_version) in zip(hashes, fields, strict=True):
+        if (raw_status or b"").decode() != status:
             continue
         first = bisect.bisect_left(names, name + b":")
         last = bisect.bisect_left(names, name + b";")  # ';' follows ':'
         parts = [name, *names[first:last]]
-        by_status[status].append(sum(int(store.memory_usage(k, samples=0) or 0) for k in parts))
-    return {status: sum(v) / len(v) for status, v in by_status.items() if v}
+        size = sum(int(store.memory_usage(k, samples=0) or 0) for k in parts)
+        games.append((size, int(raw_version or 0)))
+        if len(games) == sample:
+            break
+    if not games:
+        return {}
+    return {status: (statistics.mean(s for s, _ in games), statistics.mean(v for _, v in games))}
 
 
 def systems(
@@ -374,7 +388,10 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
             f" {replaced} games replaced while measuring, their set-up left out of the move figures"
         )
     if "redis_memory" in result:
-        memory = ", ".join(f"{k} {v / 1024:.1f} KiB" for k, v in result["redis_memory"].items())
+        memory = ", ".join(
+            f"{status} {size / 1024:.1f} KiB (version {version:.1f} on average)"
+            for status, (size, version) in result["redis_memory"].items()
+        )
         lines.append(f"{'':16} Redis per game: {memory}")
     if result.get("failures"):
         lines.append(f"{'':16} failures: {result['failures']}")
