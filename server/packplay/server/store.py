@@ -207,7 +207,7 @@ entry_decoder = msgspec.msgpack.Decoder(LogEntry)
 
 # Every script takes the game's keys in the order of keys.game_keys:
 # 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers; then keys of the game's shard.
-GAME_KEYS = 6
+GAME_KEYS = len(keys.game_keys(""))
 
 # The indexes (lobbies, started games, clocks) are sorted sets per shard. So that each
 # ends with its games, an entry of the lobby and game indexes is scored with a time (Redis's
@@ -268,9 +268,9 @@ end
 # than half of it is left (or when the game ends, for the finished games' time): a command per
 # key once in days rather than on every move. Its answers hash exists from the start (its
 # field '' holds nothing) so that every key of the game has a time.
-_LIFETIMES = """
+_LIFETIMES = f"""
 local function live(at, ttl)
-  for i = 1, 6 do redis.call('EXPIRE', KEYS[i], ttl) end
+  for i = 1, {GAME_KEYS} do redis.call('EXPIRE', KEYS[i], ttl) end
   return math.floor(at + ttl)
 end
 """
