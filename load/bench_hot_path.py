@@ -176,19 +176,19 @@ def counters(deployment: Deployment, protocol: int) -> Counters:
         info: Any = store.info("stats")
         for key in wanted:
             totals[key] += int(info[key])
-    server_cpu = sum(_cpu(server) for server in deployment.servers)
+    server_cpu = sum(cpu_seconds(server) for server in deployment.servers)
     metrics = [_metrics(port, protocol) for port in deployment.ports]
     return Counters(
         server_cpu=server_cpu,
-        server_cpu_after=sum(_cpu(server) for server in deployment.servers),
-        redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
+        server_cpu_after=sum(cpu_seconds(server) for server in deployment.servers),
+        redis_cpu=sum(cpu_seconds(process) for process in deployment.redis_processes),
         redis=totals,
         batches=sum(_sample(text, "packplay_redis_batches_total") for text in metrics),
         gc_seconds=sum(_sample(text, "packplay_gc_cpu_seconds_total") for text in metrics),
     )
 
 
-def _cpu(process: psutil.Process) -> float:
+def cpu_seconds(process: psutil.Process) -> float:
     """Seconds of CPU of a process and its children, to the nanosecond where Linux tells it."""
     total = _own_cpu(process)
     for child in process.children(recursive=True):
@@ -238,9 +238,10 @@ class Drive:
     rss: dict[str, int]
 
 
-def drive(
+def start_driver(
     system: System, deployment: Deployment, games: int, seconds: float, cpu: str | None, idle: bool = False
-) -> Drive:
+) -> subprocess.Popen[str]:
+    """The driver against the deployment, pinned, started: it waits for "go" at each phase."""
     port = deployment.ports[0]
     url = (
         f"ws://127.0.0.1:{port}/ws"
@@ -258,9 +259,15 @@ def drive(
         command.append("--fresh-connections")
     if system.deflate:
         command.append("--deflate")
-    driver = subprocess.Popen(
+    return subprocess.Popen(
         taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
     )
+
+
+def drive(
+    system: System, deployment: Deployment, games: int, seconds: float, cpu: str | None, idle: bool = False
+) -> Drive:
+    driver = start_driver(system, deployment, games, seconds, cpu, idle)
     assert driver.stdin is not None and driver.stdout is not None
     phases: dict[str, Counters] = {}
     rss: dict[str, int] = {}
