@@ -44,7 +44,16 @@ from typing import Any
 
 import psutil
 import redis
-from bench_hot_path import LOAD, Deployment, cpu_seconds, deployed, start_driver, systems, taskset
+from bench_hot_path import (
+    LOAD,
+    Deployment,
+    System,
+    cpu_seconds,
+    deployed,
+    start_driver,
+    systems,
+    taskset,
+)
 
 from packplay.server import store
 
@@ -193,7 +202,7 @@ def profile(deployment: Deployment, options: argparse.Namespace, raw: Path) -> t
     readings: dict[str, Readings] = {}
     sampler: subprocess.Popen[bytes] | None = None
     began = sampled = 0.0
-    scripts = ScriptLog(client, options.seconds / 2 - 0.5)
+    scripts = ScriptLog(client, max(0.0, options.seconds / 2 - 0.5))
     for line in driver.stdout:
         if line.startswith("@phase play"):
             readings["opened"] = Readings.now(server, deployment)
@@ -255,16 +264,19 @@ def redis_report(window: Window) -> list[str]:
         f"{name} {scripts * len(durations) / logged:.2f} ({sum(durations) / len(durations):.0f} us a call)"
         for name, durations in sorted(window.scripts.items(), key=lambda item: -len(item[1]))
     )
-    # The commands this run sent itself (INFO, SLOWLOG, CONFIG) are left out.
+    # The commands this run sent itself (INFO, SLOWLOG, CONFIG) are left out, and the rarest.
     commands = ", ".join(
         f"{name.upper()} {count / window.moves:.2f}"
         for name, count in calls.most_common()
         if name != "evalsha" and "|" not in name and name != "info" and count >= window.moves / 100
     )
-    return [f"Redis a move: {scripts:.2f} scripts{': ' + split if split else ''}", f"  in them: {commands}"]
+    return [
+        f"Redis a move: {scripts:.2f} scripts{': ' + split if split else ''}",
+        f"  commands a move, the scripts' own included: {commands}",
+    ]
 
 
-def packplay() -> Any:
+def packplay() -> System:
     return next(system for system in systems(None, ["json"]) if system.name == "packplay")
 
 
