@@ -49,7 +49,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -176,19 +176,19 @@ def counters(deployment: Deployment, protocol: int) -> Counters:
         info: Any = store.info("stats")
         for key in wanted:
             totals[key] += int(info[key])
-    server_cpu = sum(cpu_seconds(server) for server in deployment.servers)
+    server_cpu = sum(_cpu(server) for server in deployment.servers)
     metrics = [_metrics(port, protocol) for port in deployment.ports]
     return Counters(
         server_cpu=server_cpu,
-        server_cpu_after=sum(cpu_seconds(server) for server in deployment.servers),
-        redis_cpu=sum(cpu_seconds(process) for process in deployment.redis_processes),
+        server_cpu_after=sum(_cpu(server) for server in deployment.servers),
+        redis_cpu=sum(_cpu(process) for process in deployment.redis_processes),
         redis=totals,
         batches=sum(_sample(text, "packplay_redis_batches_total") for text in metrics),
         gc_seconds=sum(_sample(text, "packplay_gc_cpu_seconds_total") for text in metrics),
     )
 
 
-def cpu_seconds(process: psutil.Process) -> float:
+def _cpu(process: psutil.Process) -> float:
     """Seconds of CPU of a process and its children, to the nanosecond where Linux tells it."""
     total = _own_cpu(process)
     for child in process.children(recursive=True):
@@ -238,10 +238,17 @@ class Drive:
     rss: dict[str, int]
 
 
-def start_driver(
-    system: System, deployment: Deployment, games: int, seconds: float, cpu: str | None, idle: bool = False
-) -> subprocess.Popen[str]:
-    """The driver against the deployment, pinned, started: it waits for "go" at each phase."""
+def drive(
+    system: System,
+    deployment: Deployment,
+    games: int,
+    seconds: float,
+    cpu: str | None,
+    idle: bool = False,
+    on_phase: Callable[[str], None] | None = None,
+) -> Drive:
+    """One run of the driver; at each phase, once its counters are read (before Redis is
+    weighed as the window closes), ``on_phase`` is told its name."""
     port = deployment.ports[0]
     url = (
         f"ws://127.0.0.1:{port}/ws"
@@ -259,15 +266,9 @@ def start_driver(
         command.append("--fresh-connections")
     if system.deflate:
         command.append("--deflate")
-    return subprocess.Popen(
+    driver = subprocess.Popen(
         taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
     )
-
-
-def drive(
-    system: System, deployment: Deployment, games: int, seconds: float, cpu: str | None, idle: bool = False
-) -> Drive:
-    driver = start_driver(system, deployment, games, seconds, cpu, idle)
     assert driver.stdin is not None and driver.stdout is not None
     phases: dict[str, Counters] = {}
     rss: dict[str, int] = {}
@@ -285,6 +286,8 @@ def drive(
                 result["redis_memory"] = redis_memory(deployment.stores[0], "active")
             phases[name] = counters(deployment, system.protocol)
             rss[name] = sum(server.memory_info().rss for server in deployment.servers)
+            if on_phase is not None:
+                on_phase(name)
             if name == "end" and weighed:
                 result["redis_memory"] |= redis_memory(deployment.stores[0], "finished")
             driver.stdin.write("go\n")

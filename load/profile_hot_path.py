@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import shutil
 import signal
 import subprocess
@@ -38,22 +37,12 @@ import threading
 import time
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import psutil
 import redis
-from bench_hot_path import (
-    LOAD,
-    Deployment,
-    System,
-    cpu_seconds,
-    deployed,
-    start_driver,
-    systems,
-    taskset,
-)
+from bench_hot_path import LOAD, Deployment, System, deployed, drive, systems, taskset
 
 from packplay.server import store
 
@@ -120,33 +109,21 @@ def command_calls(client: redis.Redis) -> Counter[str]:
 
 
 @dataclass
-class Readings:
-    """CPU and Redis's command counts, read as the window opens and as it closes."""
-
-    server_cpu: float
-    redis_cpu: float
-    calls: Counter[str]
-
-    @classmethod
-    def now(cls, server: psutil.Process, deployment: Deployment) -> Readings:
-        client, redis_process = deployment.stores[0], deployment.redis_processes[0]
-        return cls(cpu_seconds(server), cpu_seconds(redis_process), command_calls(client))
-
-
-@dataclass
 class Window:
     """What the measured window read."""
 
     moves: int
     seconds: float
-    opened: Readings
-    closed: Readings
+    server_cpu: float
+    redis_cpu: float
+    calls: Counter[str]
+    """Calls per command through the window (Redis's counts; EVALSHA is every script)."""
     parts: Counter[str]
     rate: int
     sampled: float
     """Seconds from py-spy's start to its stop (a little more than the window: a part's
     microseconds a move are its samples' time over the moves of that span)."""
-    scripts: dict[str, list[int]] = field(default_factory=dict)
+    scripts: dict[str, list[int]]
     """Each script's durations (us) in the second Redis logged."""
 
 
@@ -192,55 +169,68 @@ def sample(pid: int, rate: int, output: Path, cpu: str) -> subprocess.Popen[byte
     return subprocess.Popen(taskset(cpu, command), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
 
+class Sampling:
+    """What runs beside the driver through the measured window: py-spy on the server from the
+    phase that opens it to the one that closes it, Redis's command counts at both, and one
+    second of Redis's log in the middle."""
+
+    def __init__(self, deployment: Deployment, options: argparse.Namespace, raw: Path) -> None:
+        self.server, self.client = deployment.servers[0], deployment.stores[0]
+        self.options, self.raw = options, raw
+        self.scripts = ScriptLog(self.client, max(0.0, options.seconds / 2 - 0.5))
+        self.sampler: subprocess.Popen[bytes] | None = None
+        self.calls: dict[str, Counter[str]] = {}
+        self.began = self.sampled = 0.0
+
+    def __call__(self, phase: str) -> None:
+        if phase == "play":
+            self.calls[phase] = command_calls(self.client)
+            self.sampler = sample(self.server.pid, self.options.rate, self.raw, self.options.driver_cpu)
+            self.began = time.monotonic()
+            self.scripts.start()
+        elif phase == "end" and self.sampler is not None:
+            self.sampler.send_signal(signal.SIGINT)  # py-spy writes its samples, then stops
+            self.sampled = time.monotonic() - self.began
+            self.calls[phase] = command_calls(self.client)
+
+    def parts(self) -> Counter[str]:
+        """The main thread's samples per part, once py-spy has written them."""
+        if self.sampler is None or "end" not in self.calls:
+            raise RuntimeError("the driver never opened and closed its measured window")
+        _, errors = self.sampler.communicate()
+        if self.sampler.returncode != 0:
+            raise RuntimeError(f"py-spy failed: {errors.decode(errors='replace')[-2000:]}")
+        self.scripts.join()
+        return main_thread_parts(self.raw.read_text())
+
+
 def profile(deployment: Deployment, options: argparse.Namespace, raw: Path) -> tuple[Window, dict[str, Any]]:
     """One run of the driver, the server sampled through its measured window."""
-    system = packplay()
-    server, client = deployment.servers[0], deployment.stores[0]
-    driver = start_driver(system, deployment, options.games, options.seconds, options.driver_cpu)
-    assert driver.stdin is not None and driver.stdout is not None
-    result: dict[str, Any] = {}
-    readings: dict[str, Readings] = {}
-    sampler: subprocess.Popen[bytes] | None = None
-    began = sampled = 0.0
-    scripts = ScriptLog(client, max(0.0, options.seconds / 2 - 0.5))
-    for line in driver.stdout:
-        if line.startswith("@phase play"):
-            readings["opened"] = Readings.now(server, deployment)
-            sampler = sample(server.pid, options.rate, raw, options.driver_cpu)
-            began = time.monotonic()
-            scripts.start()
-        elif line.startswith("@phase end") and sampler is not None:
-            sampler.send_signal(signal.SIGINT)  # py-spy writes its samples, then stops
-            sampled = time.monotonic() - began
-            readings["closed"] = Readings.now(server, deployment)
-        elif line.startswith("{"):
-            result |= json.loads(line)
-        if line.startswith("@phase "):
-            driver.stdin.write("go\n")
-            driver.stdin.flush()
-    if driver.wait() != 0 or sampler is None or "closed" not in readings:
-        raise RuntimeError("the driver failed")
-    _, errors = sampler.communicate()
-    if sampler.returncode != 0:
-        raise RuntimeError(f"py-spy failed: {errors.decode(errors='replace')[-2000:]}")
-    scripts.join()
-    parts = main_thread_parts(raw.read_text())
-    moves = max(1, int(result["moves"]))
+    sampling = Sampling(deployment, options, raw)
+    run = drive(packplay(), deployment, options.games, options.seconds, options.driver_cpu, on_phase=sampling)
+    parts = sampling.parts()
+    counted = run.phases["end"].minus(run.phases["play"])
     window = Window(
-        moves, result["seconds"], readings["opened"], readings["closed"], parts, options.rate, sampled
+        moves=max(1, int(run.result["moves"])),
+        seconds=run.result["seconds"],
+        server_cpu=counted.server_cpu,
+        redis_cpu=counted.redis_cpu,
+        calls=sampling.calls["end"] - sampling.calls["play"],
+        parts=parts,
+        rate=options.rate,
+        sampled=sampling.sampled,
+        scripts=sampling.scripts.durations,
     )
-    window.scripts = scripts.durations
-    return window, result
+    return window, run.result
 
 
 def report(window: Window, games: int) -> list[str]:
     moves, total = window.moves, sum(window.parts.values())
     per_second = moves / window.seconds
-    server_cpu = window.closed.server_cpu - window.opened.server_cpu
-    redis_cpu = window.closed.redis_cpu - window.opened.redis_cpu
     lines = [
         f"{games} games: {per_second:,.0f} moves/s, {1e6 / per_second:.0f} us of the server's core a move"
-        f" | server CPU {server_cpu / moves * 1e6:.0f} us a move, Redis CPU {redis_cpu / moves * 1e6:.0f} us",
+        f" | server CPU {window.server_cpu / moves * 1e6:.0f} us a move,"
+        f" Redis CPU {window.redis_cpu / moves * 1e6:.0f} us",
         f"the server's main thread, {total:,} samples ({window.rate} a second):",
     ]
     sampled_moves = per_second * window.sampled
@@ -257,7 +247,7 @@ def report(window: Window, games: int) -> list[str]:
 
 
 def redis_report(window: Window) -> list[str]:
-    calls = window.closed.calls - window.opened.calls
+    calls = window.calls
     scripts = calls.get("evalsha", 0) / window.moves
     logged = sum(map(len, window.scripts.values()))
     split = ", ".join(
