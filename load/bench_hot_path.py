@@ -23,8 +23,10 @@ process ('load/bench_moves.mjs', on the 'ws' package and the JavaScript SDK's he
 The server is pinned to one core with its Redis, the driver to the other ('taskset');
 the relay ('load/relay.py') runs under the same uvicorn settings as the server. Printed
 per system and N: moves/s, p50/p99 move-to-every-seat latency, server and Redis CPU per
-move (and the share of the server's CPU its garbage collector took), Redis round
-trips and bytes per move, frames and bytes per move to each seat (the median size of an
+move (and the share of the server's CPU its garbage collector took), the core's time a
+move (one second over the moves a second: the server's core runs its Redis too) split into
+the server in game, the set-up of the games that replaced those that ended, Redis and the
+rest, Redis round trips and bytes per move, frames and bytes per move to each seat (the median size of an
 update frame, and the bytes its sockets read off the wire: frame headers, compression and
 the frames of the games set up while measuring included), failed actions and dropped
 connections; then server RSS per idle connection, and Redis memory per active game (weighed
@@ -386,6 +388,9 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     lines = [
         f"{head} | {server}{redis_part} | {seats} | {health} | driver CPU {result['driverCpuShare']:.0%}"
     ]
+    setup_share = result.get("setups", 0) * replace_cpu
+    redis_cpu = 0.0 if name == "relay" else play.redis_cpu
+    lines.append(f"{'':16} {core_line(result['movesPerSecond'], in_game_cpu, setup_share, redis_cpu, moves)}")
     if name != "relay":
         replaced = result.get("setups", 0)
         kept = (
@@ -393,9 +398,11 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
             if "replaced" in drive_.phases
             else ""
         )
+        length = f" ({moves / replaced:.1f} moves a game)" if replaced else ""
         lines.append(
             f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game with 2 new connections;{kept}"
-            f" {replaced} games replaced while measuring, their set-up left out of the move figures"
+            f" {replaced} games replaced while measuring{length},"
+            " their set-up left out of the move figures but for the core's"
         )
     if "redis_memory" in result:
         memory = ", ".join(
@@ -474,6 +481,21 @@ def deployed(system: System, options: argparse.Namespace) -> Iterator[Deployment
             stack.enter_context(running(_started(system, url), port, options.server_cpu)) for port in ports
         ]
         yield Deployment(servers, ports, stores, processes)
+
+
+def core_line(moves_per_second: float, in_game: float, setup: float, redis_cpu: float, moves: int) -> str:
+    """What one move took of the core the server and its Redis share (one second over the moves a
+    second; CPU seconds in, microseconds a move out): the server in game, the set-up of the games
+    that replaced those that ended, Redis, and the rest (the core idle or the kernel's)."""
+    core = 1e6 / moves_per_second if moves_per_second else float("nan")
+    server, setup_part, redis_part = (seconds / moves * 1e6 for seconds in (in_game, setup, redis_cpu))
+    parts = f"the server in game {server:.0f}"
+    if setup:
+        parts += f", set-up {setup_part:.0f}"
+    if redis_cpu:
+        parts += f", Redis {redis_part:.0f}"
+    rest = core - server - setup_part - redis_part
+    return f"the core a move: {core:.0f} us ({parts}, the rest {rest:.0f})"
 
 
 def run_one(system: System, games: int, options: argparse.Namespace) -> tuple[str, dict[str, Any]]:
