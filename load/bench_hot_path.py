@@ -398,7 +398,7 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
             if "replaced" in drive_.phases
             else ""
         )
-        length = f" ({moves / replaced:.1f} moves a game)" if replaced else ""
+        length = f" (one every {moves / replaced:.1f} moves)" if replaced else ""
         lines.append(
             f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game with 2 new connections;{kept}"
             f" {replaced} games replaced while measuring{length},"
