@@ -26,13 +26,13 @@ per system and N: moves/s, p50/p99 move-to-every-seat latency, server and Redis 
 move (and the share of the server's CPU its garbage collector took), the core's time a
 move (one second over the moves a second: the server's core runs its Redis too) split into
 the server in game, the set-up of the games that replaced those that ended, Redis and the
-rest, Redis round trips and bytes per move, frames and bytes per move to each seat (the median size of an
-update frame, and the bytes its sockets read off the wire: frame headers, compression and
-the frames of the games set up while measuring included), failed actions and dropped
-connections; then server RSS per idle connection, and Redis memory per active game (weighed
-as the measured window opens, the games at every stage) and per finished game (as it
-closes), each with those games' mean version. Compare figures as ratios within one run:
-absolute figures drift.
+rest, Redis round trips and bytes per move, frames and bytes per move to each seat (the
+median size of an update frame, and the bytes its sockets read off the wire: frame
+headers, compression and the frames of the games set up while measuring included),
+failed actions and dropped connections; then server RSS per idle connection, and Redis
+memory per active game (weighed as the measured window opens, the games at every stage)
+and per finished game (as it closes), each with those games' mean version. Compare
+figures as ratios within one run: absolute figures drift.
 
 Needs Node 20+ ('npm ci --prefix load' is run when 'load/node_modules' is missing).
 """
