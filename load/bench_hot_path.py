@@ -370,7 +370,9 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     if "replaced" in drive_.phases:
         replaced_games = result.get("replacedGames") or games
         replace_cpu = drive_.phases["replaced"].minus(drive_.phases["replace"]).server_cpu / replaced_games
-    in_game_cpu = play.server_cpu - result.get("setups", 0) * replace_cpu
+    replaced = result.get("setups", 0)
+    setup_share = replaced * replace_cpu
+    in_game_cpu = play.server_cpu - setup_share
     head = (
         f"{name:16} {games:>5} games: {result['movesPerSecond']:8.0f} moves/s,"
         f" p50 {result['p50']:6.2f} ms, p99 {result['p99']:7.2f} ms"
@@ -388,11 +390,9 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     lines = [
         f"{head} | {server}{redis_part} | {seats} | {health} | driver CPU {result['driverCpuShare']:.0%}"
     ]
-    setup_share = result.get("setups", 0) * replace_cpu
     redis_cpu = 0.0 if name == "relay" else play.redis_cpu
     lines.append(f"{'':16} {core_line(result['movesPerSecond'], in_game_cpu, setup_share, redis_cpu, moves)}")
     if name != "relay":
-        replaced = result.get("setups", 0)
         kept = (
             f" {replace_cpu * 1e3:.2f} ms on the connections kept (create, hello, join);"
             if "replaced" in drive_.phases
