@@ -2,7 +2,7 @@
 
 The metadata lives in ``pyproject.toml``. With ``PACKPLAY_COMPILE=1`` the modules below,
 the per-move computation (the rules' view of each audience, rendering, the view diff,
-the replica), are compiled to C extensions with mypyc, the compiler that ships with mypy;
+the game copy), are compiled to C extensions with mypyc, the compiler that ships with mypy;
 everything else stays Python, and behaviour is the same either way (CI runs the games',
 the diff's, the conformance and the server's play tests on a compiled build). It needs a
 C compiler. Without the variable nothing is compiled and no compiler or mypy is needed.
@@ -19,8 +19,8 @@ from setuptools import setup
 ROOT = Path(__file__).parent
 COMPILED_MODULES = (
     "protocol/packplay_protocol/diff.py",
-    "server/packplay/server/rendering.py",
-    "server/packplay/server/replica.py",
+    "server/packplay/table/rendering.py",
+    "server/packplay/table/game_copy.py",
     "server/packplay/games/day_night/views.py",
     "server/packplay/games/mishra_factory/views.py",
     "server/packplay/games/wedding_planner/views.py",

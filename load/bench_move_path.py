@@ -2,7 +2,7 @@
 
     python load/bench_move_path.py [--games 200] [--players 2]
 
-Random legal games of every game type are played through the server's own replica and
+Random legal games of every game type are played through the server's own copy and
 rendering, without sockets or Redis, and each piece of a move is timed: 'step' (the
 action applied to a working copy of the state, the legal actions and decisions of the
 next version, the state and log entry as stored), 'shared' (the parts of the view every
@@ -26,9 +26,9 @@ from packplay.games.base import GameConfig
 from packplay.games.random_policy import random_action
 from packplay.games.registry import GAME_NAMES, get_game
 from packplay.rng import Rng
-from packplay.server.rendering import Change, HeldViews
-from packplay.server.replica import Replica, Step
-from packplay.server.store import GameMeta
+from packplay.table.game_copy import GameCopy, Step
+from packplay.table.records import GameMeta
+from packplay.table.rendering import Change, HeldViews
 from packplay_protocol import codec
 from packplay_protocol.to_client import Update
 from packplay_protocol.version import Encoding
@@ -36,17 +36,17 @@ from packplay_protocol.version import Encoding
 PIECES = ("step", "shared", "updates", "frames")
 
 
-def stepped(replica: Replica, seat: int, action: Any) -> tuple[Step, Any]:
+def stepped(copy: GameCopy, seat: int, action: Any) -> tuple[Step, Any]:
     """The step, and the state it was taken from."""
-    before = replica.state
-    step = replica.step(seat, action, "bench", 0.0)
-    replica.advance(step)
+    before = copy.state
+    step = copy.step(seat, action, "bench", 0.0)
+    copy.advance(step)
     return step, before
 
 
-def shared(views: HeldViews, replica: Replica, taken: tuple[Step, Any]) -> Change:
+def shared(views: HeldViews, copy: GameCopy, taken: tuple[Step, Any]) -> Change:
     step, before = taken
-    change = views.change(replica, step, before)
+    change = views.change(copy, step, before)
     assert change is not None
     return change
 
@@ -59,16 +59,16 @@ def frames(updates: list[Update]) -> list[bytes]:
     return [codec.encode(update, Encoding.JSON) for update in updates]
 
 
-def dealt(game: str, players: int, seed: int, catalog: Any) -> tuple[Replica, HeldViews]:
-    """A new game's replica, and the views every seat holds."""
+def dealt(game: str, players: int, seed: int, catalog: Any) -> tuple[GameCopy, HeldViews]:
+    """A new game's copy, and the views every seat holds."""
     engine = get_game(game)
     config = GameConfig(game=game, players=players, sets=engine.default_sets)
     meta = GameMeta(id=f"bench-{seed}", config=config, seed=seed, created=0.0)
-    replica = Replica.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
+    copy = GameCopy.dealt(meta, engine, engine.setup(config, seed, catalog), 0.0)
     views = HeldViews()
     for seat in range(players):
-        views.message(replica, seat)
-    return replica, views
+        views.message(copy, seat)
+    return copy, views
 
 
 def options(description: str | None, games: int) -> argparse.Namespace:
@@ -82,13 +82,13 @@ def options(description: str | None, games: int) -> argparse.Namespace:
 
 
 def play_one(game: str, players: int, seed: int, catalog: Any, timings: Timings) -> None:
-    replica, views = dealt(game, players, seed, catalog)
-    engine, rng = replica.engine, Rng(seed)
-    while replica.result is None and replica.pending:
-        seat = replica.pending[rng.below(len(replica.pending))]
-        action = random_action(replica.legal[seat], engine.action_type, rng)
-        taken = timings.timed("step", stepped, replica, seat, action)
-        change = timings.timed("shared", shared, views, replica, taken)
+    copy, views = dealt(game, players, seed, catalog)
+    engine, rng = copy.engine, Rng(seed)
+    while copy.result is None and copy.pending:
+        seat = copy.pending[rng.below(len(copy.pending))]
+        action = random_action(copy.legal[seat], engine.action_type, rng)
+        taken = timings.timed("step", stepped, copy, seat, action)
+        change = timings.timed("shared", shared, views, copy, taken)
         made = timings.timed("updates", updates, views, change, players)
         timings.timed("frames", frames, made)
 

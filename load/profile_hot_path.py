@@ -49,7 +49,7 @@ from packplay.server import store
 PARTS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (part, frozenset(functions))
     for part, functions in (
-        ("rules: the action applied to the game's copy", ["Replica.step"]),
+        ("rules: the action applied to the game's copy", ["GameCopy.step"]),
         ("views: the parts that changed, each seat's patch", ["HeldViews.change", "HeldViews.update"]),
         ("frames to this process's seats", ["Connection.deliver"]),
         ("the commit's arguments and reply", ["Store.commit"]),

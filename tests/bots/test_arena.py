@@ -121,10 +121,10 @@ def test_an_observing_bot_hears_every_update_once_in_order() -> None:
     recorder = table.bots[0]
     assert isinstance(recorder, Recorder)
     versions = [version for version, _ in recorder.observed]
-    assert versions == list(range(1, table.replica.version + 1))
+    assert versions == list(range(1, table.copy.version + 1))
     taken = [event for _, events in recorder.observed for event in events if type(event).__name__ == "Taken"]
-    assert len(taken) == table.replica.version
-    assert all(view.version < table.replica.version for view in recorder.views)
+    assert len(taken) == table.copy.version
+    assert all(view.version < table.copy.version for view in recorder.views)
 
 
 def test_a_refused_action_names_the_bot() -> None:

@@ -6,7 +6,7 @@ which cards are hidden from that seat (``hidden_from``); the test then checks th
 hidden card's facts are in what the bot is handed (the view's card table, any card
 object in the view or the events), and, walking the bot's own objects after each
 decision, that nothing it keeps is a hidden card's facts or an object of the game's
-state, replica or steps (its sampled cards are its own).
+state, copy or steps (its sampled cards are its own).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from packplay.bots.registry import BotFactory
 from packplay.bots.strong import StrongBot
 from packplay.cards.catalog import load_catalog
 from packplay.games.base import Emitted, GameState
-from packplay.server.replica import Replica, Step
+from packplay.table.game_copy import GameCopy, Step
 from packplay_protocol.cards import CardInstance
 from packplay_protocol.to_client import ViewMessage
 
@@ -37,7 +37,7 @@ CASES = [
     ("wedding_planner", 5),
     ("base_race", 2),
 ]
-SERVER_SIDE = (GameState, Replica, Step, Emitted)
+SERVER_SIDE = (GameState, GameCopy, Step, Emitted)
 
 
 class Spy:
@@ -69,7 +69,7 @@ class Spy:
 
 
 def assert_keeps_nothing_hidden(bot: Any, hidden: frozenset[str], table: WatchedTable) -> None:
-    state_cards = {id(card) for card in table.replica.state.cards.values()}
+    state_cards = {id(card) for card in table.copy.state.cards.values()}
     for item in walk(bot):
         assert not isinstance(item, SERVER_SIDE), f"the bot holds server-side {type(item).__name__}"
         if isinstance(item, CardInstance):
@@ -79,7 +79,7 @@ def assert_keeps_nothing_hidden(bot: Any, hidden: frozenset[str], table: Watched
 
 class WatchedTable(EngineTable):
     def hidden(self, seat: int) -> frozenset[str]:
-        return self.engine.hidden_from(self.replica.state, seat)
+        return self.engine.hidden_from(self.copy.state, seat)
 
 
 def play_watched(game: str, players: int, index: int) -> tuple[WatchedTable, list[Spy]]:
@@ -113,13 +113,13 @@ def test_a_bot_sees_only_what_its_seat_may_see(game: str, players: int) -> None:
         table, spies = play_watched(game, players, index)
         assert all(spy.checked_views > 0 for spy in spies)
         assert all(spy.checked_events > 0 for spy in spies)
-        assert sum(spy.checked_views for spy in spies) == table.replica.version
+        assert sum(spy.checked_views for spy in spies) == table.copy.version
 
 
 def test_the_check_would_catch_a_leak() -> None:
     """The walk finds a hidden card handed to a bot (the check can fail)."""
     table, _ = play_watched("mishra_factory", 2, 0)
-    engine, state = table.engine, table.replica.state
+    engine, state = table.engine, table.copy.state
     secret = next(iter(state.cards.values()))
     with pytest.raises(AssertionError):
         assert_no_hidden_facts({"events": [secret]}, frozenset({secret.id}))

@@ -21,7 +21,7 @@ COMPILED: tuple[str, ...] = SETUP["COMPILED_MODULES"]
 
 
 def module_name(path: str) -> str:
-    """``server/packplay/server/rendering.py`` -> ``packplay.server.rendering``."""
+    """``server/packplay/table/rendering.py`` -> ``packplay.table.rendering``."""
     return ".".join(Path(path).with_suffix("").parts[1:])
 
 

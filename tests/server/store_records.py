@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from packplay.games.base import GameConfig
-from packplay.server.store import Answer, Commit, GameMeta, LogEntry, Store, encode, hash_token
+from packplay.server.store import Store, hash_token
+from packplay.table.records import Answer, Commit, GameMeta, LogEntry, encode
 
 
 def meta(game_id: str = "g1", players: int = 2) -> GameMeta:

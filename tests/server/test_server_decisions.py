@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packplay.server import decisions
+from packplay.table import decisions
 from packplay_protocol.games.common import LegalActions
 from packplay_protocol.games.day_night import Declare
 

@@ -131,7 +131,7 @@ async def test_a_house_decision_its_process_never_made_is_made_by_another(
     if it died at once): after the grace, a server process's clock sweep makes the decision."""
     store = Store.from_url(redis_server.url, process_id="gone")
     service = Service(store, Settings(sandbox=True, house_grace=1.0))
-    service.house.committed = lambda replica: None  # type: ignore[method-assign]
+    service.house.committed = lambda copy: None  # type: ignore[method-assign]
     try:
         body = {"game": "wedding_planner", "players": 2, "seats": ["ada"], "house": [{"seat": 1}], "seed": 3}
         request = msgspec.convert(body, CreateGame)

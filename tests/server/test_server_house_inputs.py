@@ -20,10 +20,11 @@ import msgspec
 import pytest
 from reachable import assert_no_hidden_facts
 
-from packplay.server import decisions, house, keys
+from packplay.server import house, keys
 from packplay.server.service import Service
 from packplay.server.settings import Settings
 from packplay.server.store import Store
+from packplay.table import decisions
 from packplay_protocol import codec
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CreateGame
@@ -47,10 +48,10 @@ class Checker:
         self.frames = 0
 
     def __call__(self, inputs: house.Inputs) -> Any:
-        replica = self.service.tables.get(inputs.game_id).replica
-        assert replica is not None and replica.version == inputs.version  # the game waits for the house
+        copy = self.service.tables.get(inputs.game_id).copy
+        assert copy is not None and copy.version == inputs.version  # the game waits for the house
         seat = inputs.seat
-        hidden = replica.engine.hidden_from(replica.state, seat)
+        hidden = copy.engine.hidden_from(copy.state, seat)
         assert isinstance(inputs.view, bytes) and all(isinstance(frame, bytes) for frame in inputs.frames)
         view = codec.decode_server(inputs.view, house.WIRE, max_bytes=house.MAX_FRAME)
         assert isinstance(view, ViewMessage)
@@ -84,22 +85,22 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
         table = service.tables.get(created.game_id)
         played = 0
         for _ in range(20_000):
-            replica = table.replica
-            assert replica is not None
-            if replica.status == "finished":
+            copy = table.copy
+            assert copy is not None
+            if copy.status == "finished":
                 break
-            waiting = [seat for seat in replica.pending if seat not in seats]
-            if waiting and not any(seat in replica.pending for seat in seats):
+            waiting = [seat for seat in copy.pending if seat not in seats]
+            if waiting and not any(seat in copy.pending for seat in seats):
                 seat = waiting[0]
-                first = decisions.default_action(replica.legal[seat])
-                action = msgspec.convert(first, replica.engine.action_type)
-                act = Act(action_id=f"t-{replica.version}", version=replica.version, action=action)
+                first = decisions.default_action(copy.legal[seat])
+                action = msgspec.convert(first, copy.engine.action_type)
+                act = Act(action_id=f"t-{copy.version}", version=copy.version, action=action)
                 answer = await service.act(created.game_id, seat, act)
                 assert answer.accepted, answer
                 played += 1
             else:
                 await asyncio.sleep(0.002)
-        assert table.replica is not None and table.replica.status == "finished"
+        assert table.copy is not None and table.copy.status == "finished"
         replay = await service.replay(created.game_id)
         by_house = [a for a in replay.log if a.seat in seats]
         assert len(by_house) == checker.decisions > 0

@@ -19,7 +19,8 @@ from packplay.games.base import GameConfig
 from packplay.server import keys
 from packplay.server.pipeline import NotReplicated, command_slot
 from packplay.server.redis_urls import RedisUrlError, connect, topology
-from packplay.server.store import GameMeta, Store, entry_decoder
+from packplay.server.store import Store
+from packplay.table.records import GameMeta, decode_entry
 
 # Ids drawn as the server draws them, from a fixed seed (the same on every test worker).
 _ids = random.Random(7)
@@ -174,4 +175,4 @@ def _version_of(message: dict[str, Any] | None) -> int:
     assert message is not None, "the entry was published"
     game_id, _, raw = bytes(message["data"]).partition(b" ")
     assert game_id == b"g1"
-    return entry_decoder.decode(raw).version
+    return decode_entry(raw).version

@@ -14,9 +14,9 @@ from packplay.games.layout import Part, ViewLayout
 from packplay.games.random_policy import random_action
 from packplay.games.registry import get_game
 from packplay.rng import Rng
-from packplay.server.rendering import HeldViews, view_doc, whole_view
-from packplay.server.replica import Replica
-from packplay.server.store import GameMeta
+from packplay.table.game_copy import GameCopy
+from packplay.table.records import GameMeta
+from packplay.table.rendering import HeldViews, view_doc, whole_view
 from packplay_protocol import patch
 from packplay_protocol.codec import encode_plain
 from packplay_protocol.version import Encoding
@@ -30,11 +30,11 @@ CASES = [
 CATALOG = load_catalog()
 
 
-def _dealt(game: str, players: int, seed: int) -> Replica:
+def _dealt(game: str, players: int, seed: int) -> GameCopy:
     engine = get_game(game)
     config = GameConfig(game=game, players=players, sets=engine.default_sets)
     meta = GameMeta(id=f"g{seed}", config=config, seed=seed, created=0.0, clock=30.0)
-    return Replica.dealt(meta, engine, engine.setup(config, seed, CATALOG), 0.0)
+    return GameCopy.dealt(meta, engine, engine.setup(config, seed, CATALOG), 0.0)
 
 
 def _plain(message: Any) -> Any:
@@ -45,32 +45,32 @@ def _plain(message: Any) -> Any:
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_each_update_patches_the_view_held_into_the_next_whole_view(game: str, players: int) -> None:
     for seed in range(4):
-        replica = _dealt(game, players, seed)
+        copy = _dealt(game, players, seed)
         audiences = [*range(players), None]
         views = HeldViews()
-        held = {a: _plain(whole_view(views.message(replica, a), 0)) for a in audiences}
+        held = {a: _plain(whole_view(views.message(copy, a), 0)) for a in audiences}
         rng = Rng(seed)
-        while replica.pending:
-            seat = replica.pending[rng.below(len(replica.pending))]
-            action = random_action(replica.legal[seat], replica.engine.action_type, rng)
-            step = replica.step(seat, action, f"a{replica.version}", float(replica.version))
-            before = replica.state
-            replica.advance(step)
-            change = views.change(replica, step, before)
+        while copy.pending:
+            seat = copy.pending[rng.below(len(copy.pending))]
+            action = random_action(copy.legal[seat], copy.engine.action_type, rng)
+            step = copy.step(seat, action, f"a{copy.version}", float(copy.version))
+            before = copy.state
+            copy.advance(step)
+            change = views.change(copy, step, before)
             assert change is not None
             for audience in audiences:
                 update = _plain(views.update(change, audience))
-                assert update["version"] == replica.version
+                assert update["version"] == copy.version
                 assert (update["action_id"] is not None) == (audience == seat)
                 document = patch.apply(held[audience], [patch.PatchOp(**op) for op in update["patch"]])
                 document["version"] = update["version"]
-                fresh = _plain(whole_view(view_doc(replica, audience), replica.version))
-                assert document == fresh, f"{game} seed {seed} version {replica.version} audience {audience}"
+                fresh = _plain(whole_view(view_doc(copy, audience), copy.version))
+                assert document == fresh, f"{game} seed {seed} version {copy.version} audience {audience}"
 
 
 def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
-    replica = _dealt("wedding_planner", 6, 1)
-    layout = replica.engine.layout(6)
+    copy = _dealt("wedding_planner", 6, 1)
+    layout = copy.engine.layout(6)
     calls = {"shared": 0, "private": 0}
 
     def counting(part: Part[Any]) -> Part[Any]:
@@ -80,23 +80,23 @@ def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
 
         return Part(part.path, show, part.shared, part.reads)
 
-    fields = replica.engine.state_type.__struct_fields__
+    fields = copy.engine.state_type.__struct_fields__
     counted: ViewLayout[Any] = ViewLayout(layout.tag, fields, [counting(part) for part in layout.parts], ())
-    replica.engine.layout = lambda players: counted  # type: ignore[method-assign]
+    copy.engine.layout = lambda players: counted  # type: ignore[method-assign]
     try:
         views = HeldViews()
         for audience in [*range(6), None]:
-            views.message(replica, audience)
+            views.message(copy, audience)
         calls.update(shared=0, private=0)
-        seat = replica.pending[0]
-        action = random_action(replica.legal[seat], replica.engine.action_type, Rng(1))
-        step = replica.step(seat, action, "a", 1.0)
-        replica.advance(step)
-        change = views.change(replica, step)  # the state before unknown: every part may change
+        seat = copy.pending[0]
+        action = random_action(copy.legal[seat], copy.engine.action_type, Rng(1))
+        step = copy.step(seat, action, "a", 1.0)
+        copy.advance(step)
+        change = views.change(copy, step)  # the state before unknown: every part may change
         assert change is not None
         for audience in [*range(6), None]:
             views.update(change, audience)
     finally:
-        del replica.engine.layout  # type: ignore[method-assign]
+        del copy.engine.layout  # type: ignore[method-assign]
     assert calls["shared"] == len(layout.shared), "each shared part once, not once per audience"
     assert calls["private"] == 7 * len(layout.private)

@@ -14,11 +14,11 @@ from server_client import pick
 
 from packplay.games.base import Audience
 from packplay.server import keys
-from packplay.server.rendering import Frames
-from packplay.server.replica import Replica
 from packplay.server.service import Service, ServiceError
 from packplay.server.settings import Settings
 from packplay.server.store import Store
+from packplay.table.game_copy import GameCopy
+from packplay.table.rendering import Frames
 from packplay_protocol import patch
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act
@@ -54,8 +54,8 @@ async def _started(service: Service, game: str = "mishra_factory", players: int 
     return created.game_id, [grant.token for grant in grants]
 
 
-def _move(replica: Replica, seat: int, rng: random.Random) -> Any:
-    return pick(replica.engine.legal_actions(replica.state, seat), rng, replica.engine.action_type)
+def _move(copy: GameCopy, seat: int, rng: random.Random) -> Any:
+    return pick(copy.engine.legal_actions(copy.state, seat), rng, copy.engine.action_type)
 
 
 async def _play_one(service: Service, game_id: str, rng: random.Random) -> int:
@@ -101,15 +101,15 @@ async def _watch(service: Service, game_id: str, audience: Audience) -> Recorder
 
 async def test_the_same_action_id_is_answered_the_same_and_applied_once(service: Service) -> None:
     game_id, _ = await _started(service)
-    replica = await service.current(game_id)
-    seat = replica.engine.pending(replica.state)[0]
-    act = Act(action_id="once", version=replica.version, action=_move(replica, seat, random.Random(1)))
+    copy = await service.current(game_id)
+    seat = copy.engine.pending(copy.state)[0]
+    act = Act(action_id="once", version=copy.version, action=_move(copy, seat, random.Random(1)))
     first = await service.act(game_id, seat, act)
     again = await service.act(game_id, seat, act)
     assert first.accepted and again == first
-    assert (await service.current(game_id)).version == replica.version + 1
+    assert (await service.current(game_id)).version == copy.version + 1
 
-    different = next(a for n in range(50) if (a := _move(replica, seat, random.Random(n))) != act.action)
+    different = next(a for n in range(50) if (a := _move(copy, seat, random.Random(n))) != act.action)
     other = Act(action_id="once", version=first.version, action=different)
     reused = await service.act(game_id, seat, other)
     assert not reused.accepted and reused.reason == RejectReason.DUPLICATE
@@ -119,9 +119,9 @@ async def test_a_resent_action_is_recognised_by_a_process_that_never_saw_it(
     service: Service, other: Service
 ) -> None:
     game_id, _ = await _started(service)
-    replica = await service.current(game_id)
-    seat = replica.engine.pending(replica.state)[0]
-    act = Act(action_id="resent", version=replica.version, action=_move(replica, seat, random.Random(2)))
+    copy = await service.current(game_id)
+    seat = copy.engine.pending(copy.state)[0]
+    act = Act(action_id="resent", version=copy.version, action=_move(copy, seat, random.Random(2)))
     first = await service.act(game_id, seat, act)
     assert first.accepted
     assert await other.act(game_id, seat, act) == first
@@ -129,9 +129,9 @@ async def test_a_resent_action_is_recognised_by_a_process_that_never_saw_it(
 
 async def test_a_refused_action_is_answered_the_same_when_repeated(service: Service) -> None:
     game_id, _ = await _started(service)
-    replica = await service.current(game_id)
-    idle = 1 - replica.engine.pending(replica.state)[0]
-    act = Act(action_id="early", version=replica.version, action=_move(replica, 1 - idle, random.Random(1)))
+    copy = await service.current(game_id)
+    idle = 1 - copy.engine.pending(copy.state)[0]
+    act = Act(action_id="early", version=copy.version, action=_move(copy, 1 - idle, random.Random(1)))
     first = await service.act(game_id, idle, act)
     assert first.reason == RejectReason.NOT_YOUR_TURN
     assert await service.act(game_id, idle, act) == first
@@ -169,8 +169,8 @@ async def test_a_game_left_full_by_a_crash_is_started_by_whoever_looks_first(
     for seat in range(2):
         outcome = await service.store.join(created.game_id, f"t{seat}", "p", None, 100)
         assert outcome[0] == "ok"
-    replica = await other.current(created.game_id)
-    assert (replica.status, replica.version) == ("active", 0)
+    copy = await other.current(created.game_id)
+    assert (copy.status, copy.version) == ("active", 0)
 
 
 async def test_a_token_names_its_game_and_proves_its_seat(service: Service) -> None:
@@ -298,11 +298,11 @@ async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(service: Ser
     recorder = await _watch(other, game_id, 1)
     other.tables.cool(0.0)
     table = other.tables.get(game_id)
-    assert table.replica is None and table.cold_version == 0
+    assert table.copy is None and table.cold_version == 0
     version = await _play_one(service, game_id, random.Random(12))
     assert await other.tables.check_quiet(0.0) == 1
     assert recorder.resyncs == 1
-    assert table.replica is not None and table.replica.version == version
+    assert table.copy is not None and table.copy.version == version
     assert await other.tables.check_quiet(0.0) == 0
 
 
@@ -311,7 +311,7 @@ async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Ser
     game_id, _ = await _started(service)
     rng = random.Random(7)
     await _play_one(service, game_id, rng)
-    stale = service.tables.get(game_id).replica
+    stale = service.tables.get(game_id).copy
     assert stale is not None and stale.version == 1
     for _ in range(3):
         await _play_one(other, game_id, rng)
@@ -320,8 +320,8 @@ async def test_a_process_whose_copy_fell_behind_catches_up_and_acts(service: Ser
     act = Act(action_id="late", version=current.version, action=_move(current, seat, rng))
     answer = await service.act(game_id, seat, act)
     assert answer.accepted and answer.version == current.version + 1
-    assert service.tables.get(game_id).replica is not None
-    assert service.tables.get(game_id).replica.version == current.version + 1  # type: ignore[union-attr]
+    assert service.tables.get(game_id).copy is not None
+    assert service.tables.get(game_id).copy.version == current.version + 1  # type: ignore[union-attr]
 
 
 async def test_watchers_of_two_processes_see_every_version_and_agree_with_a_whole_view(
@@ -375,9 +375,9 @@ async def test_an_old_action_id_sent_again_on_a_later_version_is_not_applied_aga
 ) -> None:
     game_id, _ = await _started(service, "wedding_planner", 2)
     rng = random.Random(5)
-    replica = await service.current(game_id)
-    seat = replica.engine.pending(replica.state)[0]
-    first = Act(action_id="early", version=replica.version, action=_move(replica, seat, rng))
+    copy = await service.current(game_id)
+    seat = copy.engine.pending(copy.state)[0]
+    first = Act(action_id="early", version=copy.version, action=_move(copy, seat, rng))
     answer = await service.act(game_id, seat, first)
     assert answer.accepted
     for _ in range(3):
@@ -398,7 +398,7 @@ async def test_a_game_let_go_of_is_read_again_and_its_watchers_stay_exact(
     here = await _watch(service, game_id, 0)
     there = await _watch(other, game_id, 1)
     rng = random.Random(2)
-    assert service.tables.cool(0.0) >= 1 and service.tables.get(game_id).replica is None
+    assert service.tables.cool(0.0) >= 1 and service.tables.get(game_id).copy is None
     version = await _play_one(service, game_id, rng)  # a move here, on a game let go of
     other.tables.get(game_id).let_go()
     before = version

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from packplay.server.rendering import Frames
 from packplay.server.session import (
     MAX_BAD_FRAMES,
     RESUME_BURST,
@@ -15,7 +14,8 @@ from packplay.server.session import (
     Submit,
     Watch,
 )
-from packplay.server.store import Answer
+from packplay.table.records import Answer
+from packplay.table.rendering import Frames
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Hello, Join, Ping, Resume
 from packplay_protocol.limits import DEFAULT_LIMITS

@@ -9,13 +9,8 @@ from dataclasses import replace
 import store_records as records
 
 from packplay.server import keys
-from packplay.server.store import (
-    Answer,
-    Store,
-    encode,
-    entry_decoder,
-    hash_token,
-)
+from packplay.server.store import Store, hash_token
+from packplay.table.records import Answer, decode_entry, encode
 
 
 async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store) -> None:
@@ -93,7 +88,7 @@ async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
     assert (ok.outcome, ok.version) == ("ok", 1)
     lost = await store.commit(records.commit(0, action_id="other"))
     assert (lost.outcome, lost.version) == ("conflict", 1)
-    assert [entry_decoder.decode(raw).version for raw in lost.missed] == [1], "what the loser missed"
+    assert [decode_entry(raw).version for raw in lost.missed] == [1], "what the loser missed"
     snapshot = await store.load("g1")
     assert snapshot is not None and (snapshot.version, snapshot.state) == (1, b"state1")
 
@@ -152,7 +147,7 @@ async def test_entries_read_the_log_from_a_version(store: Store) -> None:
     assert await store.entries("g1", 5) == []
     assert [entry.version for entry, _ in await store.entries("g1", -1, 2)] == [1, 2]
     entry, raw = (await store.entries("g1", 4))[0]
-    assert entry == entry_decoder.decode(raw) and entry.action_id == "x4"
+    assert entry == decode_entry(raw) and entry.action_id == "x4"
 
 
 async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: Store) -> None:
@@ -173,7 +168,7 @@ async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(sto
     assert sorted(message["channel"] for message in received if message) == [c.encode() for c in channels[:2]]
     for message in received:
         game_id, _, raw = bytes(message["data"]).partition(b" ")
-        assert game_id == b"g1" and entry_decoder.decode(raw).version == 1
+        assert game_id == b"g1" and decode_entry(raw).version == 1
     assert await pubsub.get_message(ignore_subscribe_messages=True, timeout=0.3) is None, "not to itself"
     await other.unwatch("g1")
     await other.unwatch("g1")  # a second time changes nothing

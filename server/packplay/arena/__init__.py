@@ -1,6 +1,6 @@
 """The arena: bots against bots, many games, win rates with confidence intervals.
 
-Engine-only games run in-process (:mod:`.engine`): the pure engine behind a replica,
+Engine-only games run in-process (:mod:`.engine`): the pure engine behind a copy,
 each seat sent its own wire messages by a :class:`~packplay.arena.feed.SeatFeed`.
 Live games (:mod:`.live`) run over a server with the SDK. Seats and roles rotate as
 :mod:`.seating` says; :mod:`.stats` keeps the score.

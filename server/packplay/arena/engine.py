@@ -1,4 +1,4 @@
-"""Arena games in-process: the pure engine behind a replica, each seat fed its wire messages."""
+"""Arena games in-process: the pure engine behind a copy, each seat fed its wire messages."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from packplay.bots.budget import Budget
 from packplay.bots.registry import BotFactory
 from packplay.games.base import GameConfig, RuleError
 from packplay.games.registry import get_game
-from packplay.server.replica import Replica
-from packplay.server.store import GameMeta
+from packplay.table.game_copy import GameCopy
+from packplay.table.records import GameMeta
 from packplay_clients.bots import Bot
 from packplay_protocol.errors import DecodeError
 from packplay_protocol.games.common import GameResult
@@ -47,14 +47,12 @@ class EngineTable:
         config = GameConfig(game=game, players=players, options=dict(options or {}))
         state = self.engine.setup(config, seating.seed, catalog)
         meta = GameMeta(id=f"arena-{seating.index}", config=config, seed=seating.seed, created=0.0)
-        self.replica = Replica.dealt(meta, self.engine, state, now=0.0)
+        self.copy = GameCopy.dealt(meta, self.engine, state, now=0.0)
         self.seating = seating
         self.bots: list[Bot] = [
             factories[name](seating.bot_seed(seat), budget) for seat, name in enumerate(seating.bots)
         ]
-        self.feeds = [
-            SeatFeed(self.replica, seat, follow=observes(bot)) for seat, bot in enumerate(self.bots)
-        ]
+        self.feeds = [SeatFeed(self.copy, seat, follow=observes(bot)) for seat, bot in enumerate(self.bots)]
         self.decisions = [0] * players
         self.seconds = [0.0] * players
 
@@ -65,30 +63,30 @@ class EngineTable:
             ArenaError: a bot's action was refused, or the game did not end.
         """
         for _ in range(MAX_STEPS):
-            result = self.engine.result(self.replica.state)
+            result = self.engine.result(self.copy.state)
             if result is not None:
-                return result, self.replica.version
-            self.turn(self.seating.order(self.engine.pending(self.replica.state)))
+                return result, self.copy.version
+            self.turn(self.seating.order(self.engine.pending(self.copy.state)))
         raise ArenaError(f"the game did not end within {MAX_STEPS} actions")
 
     def turn(self, seat: int) -> None:
-        replica, bot = self.replica, self.bots[seat]
-        view = self.feeds[seat].view(replica)
+        copy, bot = self.copy, self.bots[seat]
+        view = self.feeds[seat].view(copy)
         started = time.perf_counter()
         chosen = bot.choose(view)
         self.seconds[seat] += time.perf_counter() - started
         self.decisions[seat] += 1
-        action = wire_action(chosen, replica.version, f"{seat}-{replica.version}")
+        action = wire_action(chosen, copy.version, f"{seat}-{copy.version}")
         if isinstance(action, DecodeError):
             raise ArenaError(f"{self._who(seat)} sent what no client can: {action.message}")
         try:
-            step = replica.step(seat, action, f"{seat}-{replica.version}", at=0.0)
+            step = copy.step(seat, action, f"{seat}-{copy.version}", at=0.0)
         except RuleError as error:
             raise ArenaError(f"{self._who(seat)} played a refused action: {error}") from error
-        before = replica.state
-        replica.advance(step)
+        before = copy.state
+        copy.advance(step)
         for feed, other in zip(self.feeds, self.bots, strict=True):
-            update = feed.update(replica, step, before)
+            update = feed.update(copy, step, before)
             if update is not None:
                 other.observe(update.version, update.events)  # type: ignore[attr-defined]
 

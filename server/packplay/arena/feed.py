@@ -1,8 +1,8 @@
 """What one seat of an in-process game is sent, in wire form, built as the server builds it.
 
 A :class:`SeatFeed` renders the seat's view message and each update with the server's
-own rendering (:class:`~packplay.server.rendering.HeldViews`) over a
-:class:`~packplay.server.replica.Replica`, then encodes and decodes it with the
+own rendering (:class:`~packplay.table.rendering.HeldViews`) over a
+:class:`~packplay.table.game_copy.GameCopy`, then encodes and decodes it with the
 protocol's codec: a bot reads exactly the messages a WebSocket client would read,
 and nothing it is handed shares an object with the game's state. The same feed can
 drive a bot that plays a seat inside a server process.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from packplay.server.rendering import HeldViews, view_doc, whole_view
-from packplay.server.replica import Replica, Step
+from packplay.table.game_copy import GameCopy, Step
+from packplay.table.rendering import HeldViews, view_doc, whole_view
 from packplay_protocol import codec
 from packplay_protocol.errors import DecodeError, ErrorCode
 from packplay_protocol.from_client import Act
@@ -31,28 +31,28 @@ class SeatFeed:
     """One seat's messages as the game moves. ``follow`` keeps the seat's view message
     from step to step (needed for updates); without it a view is rendered when asked."""
 
-    def __init__(self, replica: Replica, seat: int, follow: bool) -> None:
+    def __init__(self, copy: GameCopy, seat: int, follow: bool) -> None:
         self.seat = seat
         self.follow = follow
         self._views: HeldViews | None = None
         if follow:
             self._views = HeldViews()
-            self._views.message(replica, seat)
+            self._views.message(copy, seat)
 
-    def view(self, replica: Replica) -> ViewMessage:
-        """The seat's whole view message at the replica's version, as decoded by a client."""
-        frame = codec.encode_plain(whole_view(view_doc(replica, self.seat), replica.version), WIRE)
+    def view(self, copy: GameCopy) -> ViewMessage:
+        """The seat's whole view message at the copy's version, as decoded by a client."""
+        frame = codec.encode_plain(whole_view(view_doc(copy, self.seat), copy.version), WIRE)
         message = codec.decode_server(frame, WIRE)
         if not isinstance(message, ViewMessage):
             raise WireError(f"a view message did not decode: {message}")
         return message
 
-    def update(self, replica: Replica, step: Step, before: Any = None) -> Update | None:
-        """The update the seat is sent for ``step`` (the replica has advanced to it from the
+    def update(self, copy: GameCopy, step: Step, before: Any = None) -> Update | None:
+        """The update the seat is sent for ``step`` (the copy has advanced to it from the
         state ``before``), or None when the feed does not follow the seat."""
         if self._views is None:
             return None
-        change = self._views.change(replica, step, before)
+        change = self._views.change(copy, step, before)
         assert change is not None, "a followed seat holds its view"
         update = self._views.update(change, self.seat)
         message = codec.decode_server(codec.encode(update, WIRE), WIRE)

@@ -8,7 +8,7 @@ on the master of the shard's slot, so the process holds one subscription per mas
 a sharded message travels to that node only, never across the whole cluster.
 
 The entry is small (who did what, and when); each receiving process applies it to its
-replica and renders the update for its own connections. When a subscription breaks, or
+copy and renders the update for its own connections. When a subscription breaks, or
 the cluster's slots move to other nodes (a failover), entries may have been lost: the
 process subscribes again wherever the channels now live, then every live table catches
 up from the game's log.

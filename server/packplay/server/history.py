@@ -12,20 +12,20 @@ from typing import Any
 import msgspec
 
 from packplay.games.base import Audience, events_for
-from packplay.server.replica import Replica, decode_state
 from packplay.server.store import Store
+from packplay.table.game_copy import GameCopy, decode_state
 
 
-async def events_between(store: Store, replica: Replica, since: int, audience: Audience) -> list[Any]:
-    """The events ``audience`` may see of the versions after ``since``, up to the replica's."""
-    engine = replica.engine
-    dealt = await store.dealt(replica.game_id)
+async def events_between(store: Store, copy: GameCopy, since: int, audience: Audience) -> list[Any]:
+    """The events ``audience`` may see of the versions after ``since``, up to the copy's."""
+    engine = copy.engine
+    dealt = await store.dealt(copy.game_id)
     if dealt is None:
         return []  # the log no longer reaches back: the whole view follows anyway
-    state = decode_state(engine, dealt, replica.cards)
+    state = decode_state(engine, dealt, copy.cards)
     found: list[Any] = []
     try:
-        entries = await store.entries(replica.game_id, 0, replica.version)
+        entries = await store.entries(copy.game_id, 0, copy.version)
     except msgspec.DecodeError:
         return []  # an entry does not decode (a newer release's, or damaged): the whole view follows anyway
     for entry, _ in entries:

@@ -45,11 +45,11 @@ from redis.exceptions import RedisError
 
 from packplay.bots.budget import DEFAULT_SAMPLES, Budget
 from packplay.bots.registry import make_bot
-from packplay.server import decisions
-from packplay.server.decisions import Decision
-from packplay.server.rendering import Frames, whole_view
-from packplay.server.replica import Replica
-from packplay.server.store import GameMeta
+from packplay.table import decisions
+from packplay.table.decisions import Decision
+from packplay.table.game_copy import GameCopy
+from packplay.table.records import GameMeta
+from packplay.table.rendering import Frames, whole_view
 from packplay_protocol import codec
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
@@ -235,31 +235,31 @@ class House:
 
     # who decides
 
-    def committed(self, replica: Replica) -> None:
-        """This process made ``replica``'s version: make each house decision that began there."""
-        house = house_seats(replica.meta)
+    def committed(self, copy: GameCopy) -> None:
+        """This process made ``copy``'s version: make each house decision that began there."""
+        house = house_seats(copy.meta)
         if not house:
             return
-        if replica.status == "finished":
+        if copy.status == "finished":
             for seat in house:
-                self.let_go_later((replica.game_id, seat))
+                self.let_go_later((copy.game_id, seat))
             return
-        for seat in replica.pending:
-            if seat in house and replica.decisions[seat].since == replica.version:
-                self._spawn(self.drive(replica.game_id, seat, replica.version))
+        for seat in copy.pending:
+            if seat in house and copy.decisions[seat].since == copy.version:
+                self._spawn(self.drive(copy.game_id, seat, copy.version))
 
-    def overdue(self, replica: Replica) -> list[tuple[int, int]]:
-        """The house decisions of ``replica`` waiting longer than the grace and not being
+    def overdue(self, copy: GameCopy) -> list[tuple[int, int]]:
+        """The house decisions of ``copy`` waiting longer than the grace and not being
         made here: (seat, version where each began)."""
-        house, now = house_seats(replica.meta), self.service.now()
+        house, now = house_seats(copy.meta), self.service.now()
         found = []
-        for seat in replica.pending:
+        for seat in copy.pending:
             if seat not in house:
                 continue
-            since = replica.decisions[seat].since
-            if (replica.game_id, seat, since) in self.running:
+            since = copy.decisions[seat].since
+            if (copy.game_id, seat, since) in self.running:
                 continue
-            if replica.decisions[seat].at + self.settings.house_grace <= now:
+            if copy.decisions[seat].at + self.settings.house_grace <= now:
                 found.append((seat, since))
         return found
 
@@ -311,14 +311,14 @@ class House:
         table = self.service.tables.get(game_id)
         async with table.lock:
             try:
-                replica = await self.service.tables.ensure(table)
+                copy = await self.service.tables.ensure(table)
             except LookupError:
                 return False
-            if not _faces(replica, seat, since):
+            if not _faces(copy, seat, since):
                 return False
-            first = decisions.default_action(replica.legal[seat])
-            action = msgspec.convert(first, replica.engine.action_type)
-            version = replica.version
+            first = decisions.default_action(copy.legal[seat])
+            action = msgspec.convert(first, copy.engine.action_type)
+            version = copy.version
         act = Act(action_id=f"house-{seat}-{since}-first", version=version, action=action)
         return (await self.service.act(game_id, seat, act)).accepted
 
@@ -346,21 +346,21 @@ class House:
             self.followers.move_to_end(key)
             table = service.tables.get(game_id)
             async with table.lock:
-                replica = table.replica
-                if replica is None or follower.stale or follower.version != replica.version:
+                copy = table.copy
+                if copy is None or follower.stale or follower.version != copy.version:
                     follower.stale = True
                     continue
-                if not _faces(replica, seat, since):
+                if not _faces(copy, seat, since):
                     return None
-                view = codec.encode_plain(whole_view(table.doc(seat), replica.version), WIRE)
+                view = codec.encode_plain(whole_view(table.doc(seat), copy.version), WIRE)
                 return Inputs(
                     game_id=game_id,
                     seat=seat,
                     since=since,
-                    version=replica.version,
-                    bot=house_seats(replica.meta)[seat],
-                    seed=self._seed(replica.meta, seat, since),
-                    budget=self._budget(replica.meta),
+                    version=copy.version,
+                    bot=house_seats(copy.meta)[seat],
+                    seed=self._seed(copy.meta, seat, since),
+                    budget=self._budget(copy.meta),
                     frames=tuple(follower.frames),
                     view=view,
                 )
@@ -391,11 +391,11 @@ class House:
             self._spawn(self.service.tables.unwatch(key[0], follower))
 
 
-def _faces(replica: Replica, seat: int, since: int) -> bool:
+def _faces(copy: GameCopy, seat: int, since: int) -> bool:
     """Whether ``seat`` still faces the decision that began at version ``since``."""
     return (
-        replica.status == "active"
-        and seat in replica.pending
-        and seat < len(replica.decisions)
-        and replica.decisions[seat].since == since
+        copy.status == "active"
+        and seat in copy.pending
+        and seat < len(copy.decisions)
+        and copy.decisions[seat].since == since
     )

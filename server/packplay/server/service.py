@@ -1,11 +1,11 @@
 """The authority: creates games, seats players, starts full games and applies actions.
 
-Any process may serve any request. A move is decided on this process's replica of
+Any process may serve any request. A move is decided on this process's copy of
 the game (no read from Redis) and committed with one script that compares and sets
 the version: two processes racing on one game never both win. The loser applies the
 entries it missed (the commit script returns them) and decides again: the action
 still applies when its seat faces the same decision as before (see
-:mod:`packplay.server.decisions`), else it is rejected as stale.
+:mod:`packplay.table.decisions`), else it is rejected as stale.
 """
 
 from __future__ import annotations
@@ -30,22 +30,14 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Game, GameConfig, RuleError
 from packplay.games.registry import get_game
 from packplay.rng import Rng
-from packplay.server import decisions, house, rendering
+from packplay.server import house
 from packplay.server.public_ids import new_id
-from packplay.server.replica import Replica, Step, decode_state, digest, encode_cards
 from packplay.server.settings import Settings
-from packplay.server.store import (
-    Answer,
-    Commit,
-    GameMeta,
-    GameRow,
-    Rate,
-    Status,
-    Store,
-    answer_field,
-    hash_token,
-)
+from packplay.server.store import Store, answer_field, hash_token
 from packplay.server.tables import GameMissing, GameNotStarted, Table, Tables
+from packplay.table import decisions, rendering
+from packplay.table.game_copy import GameCopy, Step, decode_state, digest, encode_cards
+from packplay.table.records import Answer, Commit, GameMeta, GameRow, Rate, Status
 from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act
@@ -223,19 +215,19 @@ class Service:
         named |= {seat: house.name_of(bot) for seat, bot in bots.items()}
         tokens = {seat: new_token(meta.id) for seat in range(meta.config.players)}
         digests = {seat: hash_token(token) for seat, token in tokens.items()}
-        replica = Replica.dealt(meta, _engine(meta.config.game), dealt, meta.created)
+        copy = GameCopy.dealt(meta, _engine(meta.config.game), dealt, meta.created)
         await self.store.create_seated(
             meta,
             [(digests[seat], named[seat]) for seat in range(meta.config.players)],
             encode_cards(dealt.cards),
-            replica.state_bytes,
-            decisions.encode(replica.decisions),
-            self._wake(replica.meta, replica.decisions, replica.pending),
+            copy.state_bytes,
+            decisions.encode(copy.decisions),
+            self._wake(copy.meta, copy.decisions, copy.pending),
             self.settings.active_ttl,
         )
         table = self.tables.get(meta.id)
-        table.replica, table.seat_digests = replica, digests
-        self.house.committed(replica)
+        table.copy, table.seat_digests = copy, digests
+        self.house.committed(copy)
         grants = tuple(SeatGrant(game_id=meta.id, seat=seat, token=tokens[seat]) for seat in players)
         row = GameRow(meta, "active", 0, dict(sorted(named.items())))
         return CreatedGame(**_fields(summary(row)), grants=grants)
@@ -265,20 +257,20 @@ class Service:
         async with table.lock:
             engine = _engine(meta.config.game)
             state = table.dealt if table.dealt is not None else initial_state(meta, self.catalog)
-            replica = Replica.dealt(meta, engine, state, self.now())
+            copy = GameCopy.dealt(meta, engine, state, self.now())
             started = await self.store.start(
                 meta,
                 encode_cards(state.cards),
-                replica.state_bytes,
-                decisions.encode(replica.decisions),
-                self._wake(replica.meta, replica.decisions, replica.pending),
+                copy.state_bytes,
+                decisions.encode(copy.decisions),
+                self._wake(copy.meta, copy.decisions, copy.pending),
                 self.settings.active_ttl,
             )
             table.dealt = None
-            if started and table.replica is None:
-                table.replica = replica
+            if started and table.copy is None:
+                table.copy = copy
             if started:
-                self.house.committed(replica)
+                self.house.committed(copy)
 
     async def leave(self, game_id: str, token: str) -> None:
         """Give up a seat before the start.
@@ -306,7 +298,7 @@ class Service:
 
     async def _seat_digests(self, game_id: str) -> dict[int, str]:
         table = self.tables.held(game_id)
-        if table is not None and table.replica is not None and table.seat_digests is not None:
+        if table is not None and table.copy is not None and table.seat_digests is not None:
             return table.seat_digests
         return {seat: held for seat, (held, _name) in (await self.store.seats(game_id)).items()}
 
@@ -347,9 +339,9 @@ class Service:
         row = rows[0]
         if row.status in ("lobby", "starting"):
             return GameSnapshot(summary=summary(row))
-        replica = await self.current(game_id)
-        row = GameRow(row.meta, replica.status, replica.version, row.names)
-        return GameSnapshot(summary=summary(row), state=view_message(replica, audience))
+        copy = await self.current(game_id)
+        row = GameRow(row.meta, copy.status, copy.version, row.names)
+        return GameSnapshot(summary=summary(row), state=view_message(copy, audience))
 
     async def replay(self, game_id: str) -> Replay:
         """Seed, setup, explicit set-up, card table and full log of a finished game.
@@ -358,15 +350,15 @@ class Service:
             ServiceError: ``not_found``, ``game_not_over`` (a game still waiting for players too).
         """
         try:
-            replica = await self.current(game_id)
+            copy = await self.current(game_id)
         except ServiceError as error:
             if error.code is ErrorCode.OUT_OF_ORDER:
                 raise ServiceError(ErrorCode.GAME_NOT_OVER, "the game has not started") from error
             raise
-        result = replica.engine.result(replica.state)
-        if replica.status != "finished" or result is None:
+        result = copy.engine.result(copy.state)
+        if copy.status != "finished" or result is None:
             raise ServiceError(ErrorCode.GAME_NOT_OVER, "the replay is available once the game is over")
-        meta = replica.meta
+        meta = copy.meta
         entries = await self.store.entries(game_id, -1)
         setup = GameSetup(
             game=meta.config.game,
@@ -390,18 +382,18 @@ class Service:
         dealt = await self.store.dealt(game_id)
         if dealt is None:
             raise ServiceError(ErrorCode.INTERNAL, "the log of the game is incomplete")
-        first = decode_state(replica.engine, dealt, replica.cards)
+        first = decode_state(copy.engine, dealt, copy.cards)
         return Replay(
             game_id=game_id,
             setup=setup,
             seed=meta.seed,
-            deal=replica.engine.deal(first),
-            cards=dict(sorted(replica.cards.items())),
+            deal=copy.engine.deal(first),
+            cards=dict(sorted(copy.cards.items())),
             log=actions,
             result=result,
         )
 
-    async def current(self, game_id: str) -> Replica:
+    async def current(self, game_id: str) -> GameCopy:
         """The started game now, read from Redis.
 
         Raises:
@@ -413,10 +405,10 @@ class Service:
         if snapshot.status == "starting":
             await self.start(snapshot.meta)
             snapshot = await self.store.load(game_id)
-        replica = None if snapshot is None else self.tables.replica_of(snapshot)
-        if replica is None:
+        copy = None if snapshot is None else self.tables.copy_of(snapshot)
+        if copy is None:
             raise ServiceError(ErrorCode.OUT_OF_ORDER, "the game is waiting for players")
-        return replica
+        return copy
 
     # play
 
@@ -427,44 +419,44 @@ class Service:
         async with table.lock:
             for _ in range(MAX_ATTEMPTS):
                 try:
-                    replica = await self.tables.ensure(table)
+                    copy = await self.tables.ensure(table)
                 except GameMissing:
                     return _rejected(RejectReason.NOT_FOUND, "no such game", 0)
                 except GameNotStarted:
                     return _rejected(RejectReason.NOT_STARTED, "the game is waiting for players", 0)
-                if act.version > replica.version:
+                if act.version > copy.version:
                     await self.tables.catch_up(table)  # the client saw a version this copy has not yet
-                    replica = table.replica or replica
-                decided = self._decide(replica, seat, act, action_digest, timed_out)
+                    copy = table.copy or copy
+                decided = self._decide(copy, seat, act, action_digest, timed_out)
                 limit = None if timed_out else self.seat_limit
                 if isinstance(decided, Answer):
                     return await self._remember(game_id, seat, act.action_id, decided, limit)
-                answer = await self._commit(table, replica, decided, limit)
+                answer = await self._commit(table, copy, decided, limit)
                 if answer is not None:
                     return answer
         return _rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", table_version(table))
 
     def _decide(
-        self, replica: Replica, seat: int, act: Act, action_digest: str, timed_out: bool
+        self, copy: GameCopy, seat: int, act: Act, action_digest: str, timed_out: bool
     ) -> Answer | Step:
-        version, engine = replica.version, replica.engine
-        last = replica.last.get(seat)
+        version, engine = copy.version, copy.engine
+        last = copy.last.get(seat)
         if last is not None and last[0] == act.action_id:
             return _same_or_duplicate(last[1], action_digest)
         if not isinstance(act.action, GAMES[engine.name].actions):
             return _stored(
                 RejectReason.BAD_MESSAGE, f"not an action of {engine.name}", version, action_digest
             )
-        if replica.status == "finished":
+        if copy.status == "finished":
             return _stored(RejectReason.GAME_OVER, "the game is over", version, action_digest)
         if act.version != version and not (
-            act.version < version and decisions.unchanged_since(replica.decisions, seat, act.version)
+            act.version < version and decisions.unchanged_since(copy.decisions, seat, act.version)
         ):
             return _stored(
                 RejectReason.STALE_VERSION, f"the game is at version {version}", version, action_digest
             )
         try:
-            return replica.step(seat, act.action, act.action_id, self.now(), timed_out, action_digest)
+            return copy.step(seat, act.action, act.action_id, self.now(), timed_out, action_digest)
         except RuleError as error:
             reason = error.reason if error.reason in _REJECT_REASONS else RejectReason.ILLEGAL_ACTION
             return Answer(
@@ -476,12 +468,12 @@ class Service:
                 digest=action_digest,
             )
 
-    async def _commit(self, table: Table, replica: Replica, step: Step, limit: Rate | None) -> Answer | None:
+    async def _commit(self, table: Table, copy: GameCopy, step: Step, limit: Rate | None) -> Answer | None:
         """Commit a step: the answer, or None when another version came first (decide again)."""
         finished = step.status == "finished"
         commit = Commit(
-            game_id=replica.game_id,
-            expected=replica.version,
+            game_id=copy.game_id,
+            expected=copy.version,
             status=step.status,
             state=step.state_bytes,
             decisions=decisions.encode(step.decisions),
@@ -489,7 +481,7 @@ class Service:
             entry_bytes=step.entry_bytes,
             ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
             answer=step.answer,
-            deadline=None if finished else self._wake(replica.meta, step.decisions, step.pending),
+            deadline=None if finished else self._wake(copy.meta, step.decisions, step.pending),
             limit=limit,
         )
         try:
@@ -501,19 +493,19 @@ class Service:
             raise
         if result.outcome == "ok":
             table.advance(step)
-            self.house.committed(table.replica or replica)
+            self.house.committed(table.copy or copy)
             if finished and self.finished is not None:
-                self.finished(replica.game_id)
+                self.finished(copy.game_id)
             return step.answer
         if result.outcome == "duplicate" and result.previous is not None:
-            if result.previous.accepted and result.previous.version > replica.version:
+            if result.previous.accepted and result.previous.version > copy.version:
                 await self.tables.catch_up(table)  # it was applied, unseen here: bring watchers along
             return _same_or_duplicate(result.previous, step.answer.digest)
         if result.outcome == "missing":
-            table.replica = None
+            table.copy = None
             return _rejected(RejectReason.NOT_FOUND, "the game is gone", 0)
         if result.outcome == "limited":
-            return _seat_limited(result.wait, replica.version)
+            return _seat_limited(result.wait, copy.version)
         await self.tables.catch_up(table, result.missed, result.version)
         return None
 
@@ -571,19 +563,19 @@ class Service:
         table = self.tables.get(game_id)
         async with table.lock:
             try:
-                replica = await self.tables.ensure(table)
+                copy = await self.tables.ensure(table)
             except LookupError:
                 await self.store.clear_clock(game_id)
                 return 0
             if not table.live:
                 await self.tables.catch_up(table)
-                replica = table.replica or replica
-            due = self._due_actions(replica)
-            overdue = self.house.overdue(replica) if replica.meta.house else []
+                copy = table.copy or copy
+            due = self._due_actions(copy)
+            overdue = self.house.overdue(copy) if copy.meta.house else []
         if overdue and not due and seen is not None:
             until = self.now() + self.settings.house_grace
-            if replica.meta.clock is not None:
-                until = min([until, *(replica.decisions[s].at + replica.meta.clock for s in replica.pending)])
+            if copy.meta.clock is not None:
+                until = min([until, *(copy.decisions[s].at + copy.meta.clock for s in copy.pending)])
             if await self.store.claim_clock(game_id, seen, until):
                 self.house.take_over(game_id, overdue)
         played = 0
@@ -596,19 +588,19 @@ class Service:
             played += answer.accepted
         return played
 
-    def _due_actions(self, replica: Replica) -> list[tuple[int, Act]]:
-        if replica.meta.clock is None:
+    def _due_actions(self, copy: GameCopy) -> list[tuple[int, Act]]:
+        if copy.meta.clock is None:
             return []  # in the clock index for an overdue house seat only
-        clock = replica.meta.clock
-        engine, state = replica.engine, replica.state
+        clock = copy.meta.clock
+        engine, state = copy.engine, copy.state
         due = []
         for seat in engine.pending(state):
-            decision = replica.decisions[seat]
+            decision = copy.decisions[seat]
             if decision.at + clock > self.now():
                 continue
             legal = engine.legal_actions(state, seat)
             action = msgspec.convert(decisions.default_action(legal), engine.action_type)
-            act = Act(action_id=f"clock-{seat}-{decision.since}", version=replica.version, action=action)
+            act = Act(action_id=f"clock-{seat}-{decision.since}", version=copy.version, action=action)
             due.append((seat, act))
         return due
 
@@ -623,12 +615,12 @@ def _fields(row: GameSummary) -> dict[str, Any]:
 
 
 def table_version(table: Table) -> int:
-    return 0 if table.replica is None else table.replica.version
+    return 0 if table.copy is None else table.copy.version
 
 
-def view_message(replica: Replica, audience: Audience) -> ViewMessage:
+def view_message(copy: GameCopy, audience: Audience) -> ViewMessage:
     """The typed view message of ``audience`` (REST snapshots)."""
-    doc = rendering.whole_view(rendering.view_doc(replica, audience), replica.version)
+    doc = rendering.whole_view(rendering.view_doc(copy, audience), copy.version)
     return _view_message_decoder.decode(msgspec.json.encode(doc))
 
 

@@ -19,8 +19,8 @@ import enum
 from dataclasses import dataclass
 
 from packplay.games.base import Audience
-from packplay.server.rendering import Frames
-from packplay.server.store import Answer
+from packplay.table.records import Answer
+from packplay.table.rendering import Frames
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, ClientMessage, Follow, Hello, Join, Ping, Resume
 from packplay_protocol.limits import Limits

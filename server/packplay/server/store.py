@@ -23,19 +23,27 @@ import hashlib
 import logging
 import time
 import zlib
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from packplay.games.base import GameConfig
 from packplay.server import keys, redis_urls
 from packplay.server.pipeline import Observer, Pipeline, Script
-from packplay_protocol.rest import CardRef, HouseSeat
-
-Status = Literal["lobby", "starting", "active", "finished"]
+from packplay.table.records import (
+    Answer,
+    Commit,
+    CommitResult,
+    GameMeta,
+    GameRow,
+    LogEntry,
+    Rate,
+    Snapshot,
+    decode_answer,
+    decode_entry,
+    decode_meta,
+    encode,
+)
 
 LOBBY_VERSION = -1
 """The version of a game waiting for players; setting it up makes version 0."""
@@ -45,126 +53,12 @@ CATCH_UP_ENTRIES = 32
 log = logging.getLogger(__name__)
 
 
-class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
-    """What never changes after creation. The seed stays here, never in a view."""
-
-    id: str
-    config: GameConfig
-    seed: int
-    created: float
-    clock: float | None = None
-    """Seconds per pending decision, or None for no turn clock."""
-    boosters: tuple[tuple[CardRef, ...], ...] | None = None
-    """Explicit card lists of a sandbox game, opened instead of boosters."""
-    sandbox: bool = False
-    """Created with a chosen seed or chosen cards (only a sandbox server allows it)."""
-    house: tuple[HouseSeat, ...] = ()
-    """The seats the server plays itself, and with which bot."""
-    house_seed: int = 0
-    """Seeds the house bots' own sampling (drawn apart from the deal's seed)."""
-    private: bool = False
-    """Unlisted; its seats are taken only with its invite code."""
-
-
-class Answer(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, array_like=True):
-    """The answer to one action id, stored so that a repeated id gets it again (as a short
-    array: one is kept per action of the game)."""
-
-    accepted: bool
-    version: int
-    reason: str | None = None
-    rule: str | None = None
-    message: str | None = None
-    digest: str = ""
-    """Fingerprint of the action, to tell a resent action from another one reusing its id."""
-
-
-class LogEntry(msgspec.Struct, frozen=True, array_like=True):
-    """What made one version: a seat's action (none for the start), when, and its id.
-
-    Events are not stored: applying the action to the previous version's state gives
-    them back, in any process.
-    """
-
-    version: int
-    at: float
-    seat: int | None = None
-    action_id: str | None = None
-    action: Any = None
-    timed_out: bool = False
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A game as read from Redis at one version (state and cards still encoded)."""
-
-    meta: GameMeta
-    status: Status
-    version: int
-    cards: bytes | None
-    state: bytes | None
-    decisions: bytes | None
-    deadline: float | None
-    taken: int
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One new version to write if the game is still at ``expected``."""
-
-    game_id: str
-    expected: int
-    status: Status
-    state: bytes
-    decisions: bytes
-    entry: LogEntry
-    entry_bytes: bytes
-    ttl: int
-    answer: Answer
-    deadline: float | None = None
-    limit: Rate | None = None
-    """The acting seat's limit of actions (None: not limited, e.g. a timed-out turn)."""
-
-
-@dataclass(frozen=True)
-class Rate:
-    """A limit kept in Redis: ``per_second`` sustained, bursts of ``burst``."""
-
-    per_second: float
-    burst: int
-
-    def args(self) -> list[float | int]:
-        """What the limit scripts take: milliseconds per unit, and the burst."""
-        return [1000.0 / self.per_second, self.burst]
-
-
 NO_LIMIT: list[float | int | str] = ["", ""]
 
 
-CommitOutcome = Literal["ok", "duplicate", "conflict", "missing", "limited"]
-
-
-@dataclass(frozen=True)
-class CommitResult:
-    outcome: CommitOutcome
-    version: int = -1
-    """The version made (``ok``) or found (``conflict``)."""
-    previous: Answer | None = None
-    """The answer already given to this action id (``duplicate``)."""
-    missed: tuple[bytes, ...] = ()
-    """The entries after ``expected`` (``conflict``, at most :data:`CATCH_UP_ENTRIES`)."""
-    wait: int = 0
-    """Milliseconds until the seat may act again (``limited``)."""
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """A game as listings show it: no state, the names of the taken seats."""
-
-    meta: GameMeta
-    status: Status
-    version: int
-    names: dict[int, str]
+def limit_args(rate: Rate | None) -> list[float | int | str]:
+    """What the limit scripts take: milliseconds per unit and the burst ('' '': no limit)."""
+    return NO_LIMIT if rate is None else [1000.0 / rate.per_second, rate.burst]
 
 
 def hash_token(token: str) -> str:
@@ -179,9 +73,6 @@ def answer_field(seat: int, action_id: str) -> str:
 def limit_field(seat: int) -> str:
     """The game hash's field of a seat's limit of actions."""
     return f"limit:{seat}"
-
-
-encode = msgspec.msgpack.Encoder().encode
 
 
 _ZLIB_HEADER = b"\x78"
@@ -200,10 +91,6 @@ def unpack(stored: bytes) -> bytes:
     a MessagePack map or array, whose first byte is never zlib's."""
     return zlib.decompress(stored) if stored[:1] == _ZLIB_HEADER else stored
 
-
-_meta_decoder = msgspec.msgpack.Decoder(GameMeta)
-_answer_decoder = msgspec.msgpack.Decoder(Answer)
-entry_decoder = msgspec.msgpack.Decoder(LogEntry)
 
 # Every script takes the game's keys in the order of keys.game_keys:
 # 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers; then keys of the game's shard.
@@ -676,7 +563,7 @@ class Store:
         reply = await self.pipeline.run(
             _ADMIT,
             [keys.client_games(client), keys.client_lobbies(client)],
-            [*(games.args() if games is not None else NO_LIMIT), most, game_id, ttl, *closed],
+            [*limit_args(games), most, game_id, ttl, *closed],
         )
         outcome = reply[0].decode()
         return outcome, int(reply[1]) if outcome == "limited" else 0
@@ -736,7 +623,7 @@ class Store:
         outcome = reply[0].decode()
         if outcome != "ok":
             return outcome, -1, 0, None
-        return outcome, int(reply[1]), int(reply[2]), _meta_decoder.decode(reply[3])
+        return outcome, int(reply[1]), int(reply[2]), decode_meta(reply[3])
 
     async def leave(self, game_id: str, seat: int, token_hash: str) -> str:
         """Free a seat before the start: ``ok``, ``missing``, ``started`` or ``not_seated``."""
@@ -795,7 +682,7 @@ class Store:
             seats = _seats(_pairs(raw_seats))
             if meta is not None and status is not None:
                 names = {seat: name for seat, (_, name) in seats.items()}
-                rows.append(GameRow(_meta_decoder.decode(meta), status.decode(), int(version), names))
+                rows.append(GameRow(decode_meta(meta), status.decode(), int(version), names))
         return rows
 
     # play
@@ -870,13 +757,13 @@ class Store:
                 CATCH_UP_ENTRIES,
                 "" if self._durable else self._publish_command(),
                 self._barrier,
-                *(commit.limit.args() if commit.limit is not None else NO_LIMIT),
+                *limit_args(commit.limit),
                 limit_field(seat),
             ],
         )
         outcome = reply[0].decode()
         if outcome == "duplicate":
-            previous = _answer_decoder.decode(reply[1])
+            previous = decode_answer(reply[1])
             if previous.accepted:
                 # Its first commit may have been answered unavailable, and announced to nobody.
                 self._announce(game_id, previous.version)
@@ -922,11 +809,11 @@ class Store:
         stored = await self.pipeline.run(
             _REMEMBER,
             list(keys.game_keys(game_id)),
-            [field, encode(answer), *(limit.args() if limit is not None else NO_LIMIT), limit_field(seat)],
+            [field, encode(answer), *limit_args(limit), limit_field(seat)],
         )
         if isinstance(stored, list):
             return int(stored[1])
-        return _answer_decoder.decode(stored) if stored else answer
+        return decode_answer(stored) if stored else answer
 
     async def dealt(self, game_id: str) -> bytes | None:
         """The state the game was dealt (version 0), the start of every replay."""
@@ -947,7 +834,7 @@ class Store:
             rows = await self.pipeline.call(
                 "LRANGE", keys.log(game_id), first, -1 if until is None else until
             )
-        return [(entry_decoder.decode(raw), raw) for raw in rows]
+        return [(decode_entry(raw), raw) for raw in rows]
 
     # turn clocks
 
@@ -1000,7 +887,7 @@ def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
 def _snapshot(raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, taken: int) -> Snapshot:
     deadline = raw.get(b"deadline") or b""
     return Snapshot(
-        meta=_meta_decoder.decode(setup[0]),
+        meta=decode_meta(setup[0]),
         status=raw[b"status"].decode(),  # type: ignore[arg-type]
         version=int(raw[b"version"]),
         cards=unpack(setup[1]) if len(setup) > 1 else None,

@@ -1,7 +1,7 @@
-"""The games this process serves: each one's replica, its local watchers, and what they hold.
+"""The games this process serves: each one's copy, its local watchers, and what they hold.
 
 A table is one game in this process. Its lock orders everything that moves the
-replica or reads it for a client: a local move and its commit, another process's
+copy or reads it for a client: a local move and its commit, another process's
 entry, a watcher joining. After each step the table renders the update once per
 audience that has a local watcher (the events it may see and the patch of its view
 message) and hands it to every watcher of that audience.
@@ -9,7 +9,7 @@ message) and hands it to every watcher of that audience.
 A table is a cache: dropping it costs one read from Redis. Tables with watchers
 stay; up to ``idle_limit`` others are kept, least recently used first out. Only a
 table with watchers is sent the entries of other processes (it is *live*); any other
-replica may be behind, which the version compare-and-set of every commit catches.
+copy may be behind, which the version compare-and-set of every commit catches.
 """
 
 from __future__ import annotations
@@ -27,10 +27,12 @@ import msgspec
 from packplay.cards.catalog import Catalog
 from packplay.games.base import Audience, RuleError
 from packplay.games.registry import get_game
-from packplay.server import history, rendering
-from packplay.server.rendering import Change, Frames, HeldViews, ViewDoc
-from packplay.server.replica import Replica, Step
-from packplay.server.store import LogEntry, Snapshot, Store, entry_decoder
+from packplay.server import history
+from packplay.server.store import Store
+from packplay.table import rendering
+from packplay.table.game_copy import GameCopy, Step
+from packplay.table.records import LogEntry, Snapshot, decode_entry
+from packplay.table.rendering import Change, Frames, HeldViews, ViewDoc
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ class Table:
         "last_active",
         "live",
         "lock",
-        "replica",
+        "copy",
         "seat_digests",
         "views",
         "watchers",
@@ -72,7 +74,7 @@ class Table:
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
-        self.replica: Replica | None = None
+        self.copy: GameCopy | None = None
         self.live = False
         """This process is in the game's watcher set: other processes send it their entries."""
         self.joining = False
@@ -80,17 +82,17 @@ class Table:
         joins it answers, and wait for it (the channel and the read are two connections)."""
         self.watchers: dict[Audience, set[Watcher]] = {}
         self.views = HeldViews()
-        """The view message each audience with watchers holds, at the replica's version."""
+        """The view message each audience with watchers holds, at the copy's version."""
         self.lock = asyncio.Lock()
         self.dealt: Any = None
         """The state set up when the game was created here, until it starts."""
         self.last_active = time.monotonic()
         self.cold_version: int | None = None
-        """The version the watchers hold when the replica was let go (read again on demand)."""
+        """The version the watchers hold when the copy was let go (read again on demand)."""
         self.seat_digests: dict[int, str] | None = None
         """The hashed tokens of the game's seats, when this process started it with every seat
         taken: the seats of a started game never change, so a hello needs no read of them.
-        Held as long as the replica is."""
+        Held as long as the copy is."""
 
     @property
     def watched(self) -> bool:
@@ -111,44 +113,44 @@ class Table:
         ``keep_views``, the views they hold): the next move, or the next entry from another
         process, reads the game again from Redis. Watchers get their next version as a
         patch of the views kept, else as a whole view."""
-        if self.replica is not None:
-            self.cold_version = self.replica.version
-        self.replica = None
+        if self.copy is not None:
+            self.cold_version = self.copy.version
+        self.copy = None
         self.seat_digests = None
         if not keep_views:
             self.views.clear()
 
     @property
     def finished(self) -> bool:
-        return self.replica is not None and self.replica.status == "finished"
+        return self.copy is not None and self.copy.status == "finished"
 
     def doc(self, audience: Audience) -> ViewDoc:
         """The audience's view message now (its updates are made from it while it has watchers)."""
-        assert self.replica is not None
-        return self.views.message(self.replica, audience, keep=audience in self.watchers)
+        assert self.copy is not None
+        return self.views.message(self.copy, audience, keep=audience in self.watchers)
 
     def advance(self, step: Step) -> None:
-        """Move the replica one version on and send every local watcher its update."""
-        replica = self.replica
-        assert replica is not None and step.version == replica.version + 1
-        before = replica.state
-        replica.advance(step)
+        """Move the copy one version on and send every local watcher its update."""
+        copy = self.copy
+        assert copy is not None and step.version == copy.version + 1
+        before = copy.state
+        copy.advance(step)
         self.last_active = time.monotonic()
-        over = rendering.game_over(replica) if step.status == "finished" else None
-        change = self.views.change(replica, step, before)
+        over = rendering.game_over(copy) if step.status == "finished" else None
+        change = self.views.change(copy, step, before)
         for audience, watchers in self.watchers.items():
             if watchers:
-                frames = self._update(replica, change, step, audience, over)
+                frames = self._update(copy, change, step, audience, over)
                 for watcher in list(watchers):
                     watcher.deliver(frames)
 
     def _update(
-        self, replica: Replica, change: Change | None, step: Step, audience: Audience, over: Any
+        self, copy: GameCopy, change: Change | None, step: Step, audience: Audience, over: Any
     ) -> Frames:
         messages: list[rendering.Outgoing] = []
         acknowledged = None
         if change is None or audience not in self.views:
-            doc = self.views.message(replica, audience)
+            doc = self.views.message(copy, audience)
             messages.append(rendering.whole_view(doc, step.version))  # no acceptance in a view
         else:
             update = self.views.update(change, audience)
@@ -158,9 +160,9 @@ class Table:
             messages.append(over)
         return Frames(step.version, messages, acknowledged)
 
-    def reset(self, replica: Replica | None) -> None:
+    def reset(self, copy: GameCopy | None) -> None:
         """Jump to another version (read again from Redis): every watcher catches up."""
-        self.replica = replica
+        self.copy = copy
         self.cold_version = None
         self.views.clear()
         for watchers in self.watchers.values():
@@ -169,8 +171,8 @@ class Table:
 
 
 def _held(table: Table) -> int | None:
-    """The version the table's watchers hold: its replica's, or the one it was let go at."""
-    return table.replica.version if table.replica is not None else table.cold_version
+    """The version the table's watchers hold: its copy's, or the one it was let go at."""
+    return table.copy.version if table.copy is not None else table.cold_version
 
 
 class Tables:
@@ -233,8 +235,8 @@ class Tables:
 
     # loading (callers hold the table's lock)
 
-    async def ensure(self, table: Table, watch: bool = False) -> Replica:
-        """The table's replica, read from Redis when missing, or when becoming live.
+    async def ensure(self, table: Table, watch: bool = False) -> GameCopy:
+        """The table's copy, read from Redis when missing, or when becoming live.
 
         With ``watch`` this process joins the game's watcher set in the same script
         that reads the game, so that no entry falls between the read and the next one
@@ -244,44 +246,44 @@ class Tables:
             GameMissing: no such game.
             GameNotStarted: the game waits for players.
         """
-        if table.replica is not None and (table.live or not watch):
-            return table.replica
+        if table.copy is not None and (table.live or not watch):
+            return table.copy
         table.joining = watch
         try:
             return await self._read(table, watch)
         finally:
             table.joining = False
 
-    async def _read(self, table: Table, watch: bool) -> Replica:
-        if table.replica is not None and await self.store.watch(table.game_id) == table.replica.version:
+    async def _read(self, table: Table, watch: bool) -> GameCopy:
+        if table.copy is not None and await self.store.watch(table.game_id) == table.copy.version:
             table.live = True  # what this process holds is current: no need to read it again
-            return table.replica
+            return table.copy
         snapshot = await self.store.load(table.game_id, watch=watch)
         if snapshot is None:
-            table.replica = None
+            table.copy = None
             raise GameMissing(table.game_id)
-        current = table.replica
+        current = table.copy
         held = current.version if current is not None else table.cold_version
         if held == snapshot.version and current is None:
-            table.replica = self.replica_of(snapshot)  # the watchers hold this version already
+            table.copy = self.copy_of(snapshot)  # the watchers hold this version already
             table.cold_version = None
         elif current is None or current.version != snapshot.version:
             # A jump to another version: watchers holding the old one catch up with a whole view.
-            table.reset(self.replica_of(snapshot))
-        if table.replica is None:
+            table.reset(self.copy_of(snapshot))
+        if table.copy is None:
             raise GameNotStarted(table.game_id)
         table.live = table.live or watch
-        return table.replica
+        return table.copy
 
-    def replica_of(self, snapshot: Snapshot) -> Replica | None:
-        return Replica.from_snapshot(snapshot, get_game(snapshot.meta.config.game), self._catalog())
+    def copy_of(self, snapshot: Snapshot) -> GameCopy | None:
+        return GameCopy.from_snapshot(snapshot, get_game(snapshot.meta.config.game), self._catalog())
 
     async def catch_up(self, table: Table, missed: tuple[bytes, ...] = (), until: int | None = None) -> None:
-        """Apply the entries this replica has not seen, in order: ``missed`` first (what
+        """Apply the entries this copy has not seen, in order: ``missed`` first (what
         a lost commit race brought back), then what the log holds beyond, up to ``until``
         when it is known; read the game again if an entry does not decode or apply."""
         try:
-            newer = [entry_decoder.decode(raw) for raw in missed]
+            newer = [decode_entry(raw) for raw in missed]
         except msgspec.DecodeError:
             await self._log_unreadable(table)
             return
@@ -289,20 +291,20 @@ class Tables:
             if not self._apply_newer(table, entry):
                 await self._reload(table)
                 return
-        replica = table.replica
-        if replica is not None and until is not None and replica.version > until:
+        copy = table.copy
+        if copy is not None and until is not None and copy.version > until:
             # Redis is behind this copy: a failover lost writes no replica had acknowledged
             # (this process saw them sent). The game goes on from what Redis holds.
             log.warning(
                 "game %s: Redis is at version %d, behind this process's %d: reading it again",
-                table.game_id, until, replica.version,
+                table.game_id, until, copy.version,
             )  # fmt: skip
             await self._reload(table)
             return
-        if replica is None or (until is not None and replica.version >= until):
+        if copy is None or (until is not None and copy.version >= until):
             return
         try:
-            entries = await self.store.entries(table.game_id, replica.version)
+            entries = await self.store.entries(table.game_id, copy.version)
         except msgspec.DecodeError:
             await self._log_unreadable(table)
             return
@@ -318,15 +320,15 @@ class Tables:
         await self._reload(table)
 
     def _apply_newer(self, table: Table, entry: LogEntry) -> bool:
-        replica = table.replica
-        return replica is not None and (entry.version <= replica.version or self._apply(table, entry))
+        copy = table.copy
+        return copy is not None and (entry.version <= copy.version or self._apply(table, entry))
 
     def _apply(self, table: Table, entry: LogEntry) -> bool:
-        replica = table.replica
-        if replica is None or entry.version != replica.version + 1:
+        copy = table.copy
+        if copy is None or entry.version != copy.version + 1:
             return False
         try:
-            step = replica.step_entry(entry)
+            step = copy.step_entry(entry)
         except (RuleError, msgspec.ValidationError, ValueError):
             log.exception(
                 "game %s: entry %s does not apply to this process's copy", table.game_id, entry.version
@@ -337,7 +339,7 @@ class Tables:
 
     async def _reload(self, table: Table) -> None:
         snapshot = await self.store.load(table.game_id, watch=table.live)
-        table.reset(None if snapshot is None else self.replica_of(snapshot))
+        table.reset(None if snapshot is None else self.copy_of(snapshot))
 
     # watchers
 
@@ -350,31 +352,29 @@ class Tables:
         """
         table = self.get(game_id)
         async with table.lock:
-            replica = await self.ensure(table, watch=True)
+            copy = await self.ensure(table, watch=True)
             table.add(watcher, audience)
             self._watched(table)
-            return await self._caught_up(table, replica, audience, since)
+            return await self._caught_up(table, copy, audience, since)
 
     async def resume(self, game_id: str, audience: Audience, since: int | None) -> Frames:
         """The messages that bring a watcher from ``since`` to the current version."""
         table = self.get(game_id)
         async with table.lock:
-            replica = await self.ensure(table, watch=table.watched)
-            return await self._caught_up(table, replica, audience, since)
+            copy = await self.ensure(table, watch=table.watched)
+            return await self._caught_up(table, copy, audience, since)
 
-    async def _caught_up(
-        self, table: Table, replica: Replica, audience: Audience, since: int | None
-    ) -> Frames:
+    async def _caught_up(self, table: Table, copy: GameCopy, audience: Audience, since: int | None) -> Frames:
         messages: list[rendering.Outgoing] = []
-        behind = replica.version - since if since is not None else 0
+        behind = copy.version - since if since is not None else 0
         if since is not None and since >= -1 and 0 < behind <= self.catch_up_versions:
-            events = await history.events_between(self.store, replica, since, audience)
-            messages.append(rendering.events_message(table.game_id, since, replica.version, events))
-        messages.append(rendering.whole_view(table.doc(audience), replica.version))
-        over = rendering.game_over(replica)
+            events = await history.events_between(self.store, copy, since, audience)
+            messages.append(rendering.events_message(table.game_id, since, copy.version, events))
+        messages.append(rendering.whole_view(table.doc(audience), copy.version))
+        over = rendering.game_over(copy)
         if over is not None:
             messages.append(over)
-        return Frames(replica.version, messages)
+        return Frames(copy.version, messages)
 
     async def unwatch(self, game_id: str, watcher: Watcher) -> None:
         table = self._tables.get(game_id)
@@ -399,15 +399,15 @@ class Tables:
         table = self._tables.get(game_id)
         if table is None or not (table.live or table.joining):
             return
-        entry = entry_decoder.decode(raw_entry)
+        entry = decode_entry(raw_entry)
         if table.joining:  # after the read that joins: it may not hold this entry
             self._later(table, entry)
             return
-        if table.replica is None:  # let go of: read it again, then go on from there
+        if table.copy is None:  # let go of: read it again, then go on from there
             if table.watched:
                 self._later(table, entry)
             return
-        if entry.version <= table.replica.version:
+        if entry.version <= table.copy.version:
             return
         if not table.lock.locked() and self._apply(table, entry):
             return
@@ -429,13 +429,13 @@ class Tables:
 
     async def _receive_in_turn(self, table: Table, entry: LogEntry) -> None:
         async with table.lock:
-            replica = table.replica
-            if replica is None and table.watched:
+            copy = table.copy
+            if copy is None and table.watched:
                 with contextlib.suppress(LookupError):
-                    replica = await self.ensure(table, watch=True)
-            if replica is None or entry.version <= replica.version:
+                    copy = await self.ensure(table, watch=True)
+            if copy is None or entry.version <= copy.version:
                 return
-            if entry.version == replica.version + 1 and self._apply(table, entry):
+            if entry.version == copy.version + 1 and self._apply(table, entry):
                 return
             await self.catch_up(table)
 
@@ -444,7 +444,7 @@ class Tables:
         quiet_since = time.monotonic() - idle_seconds
         cooled = 0
         for table in list(self._tables.values()):
-            if table.replica is not None and table.last_active < quiet_since and not table.lock.locked():
+            if table.copy is not None and table.last_active < quiet_since and not table.lock.locked():
                 table.let_go()
                 cooled += 1
         return cooled
@@ -482,7 +482,7 @@ class Tables:
 
     async def _catch_up_quiet(self, table: Table) -> None:
         async with table.lock:
-            if table.replica is not None:
+            if table.copy is not None:
                 await self.catch_up(table)
             else:  # let go of while quiet: read again, its watchers catch up with a whole view
                 with contextlib.suppress(LookupError):
@@ -494,7 +494,7 @@ class Tables:
         up no other; the quiet-game check tries it again."""
         failed: list[str] = []
         for table in list(self._tables.values()):
-            if table.live and table.replica is not None:
+            if table.live and table.copy is not None:
                 try:
                     async with table.lock:
                         await self.catch_up(table)

@@ -24,7 +24,6 @@ from redis.exceptions import RedisError
 from starlette.types import Message, Receive, Scope, Send
 
 from packplay.server.protocols import DIRECT, GuardedWebSocketProtocol
-from packplay.server.rendering import Frames
 from packplay.server.runtime import Runtime
 from packplay.server.service import ServiceError
 from packplay.server.session import (
@@ -40,6 +39,7 @@ from packplay.server.session import (
     Submit,
     Watch,
 )
+from packplay.table.rendering import Frames
 from packplay_protocol.codec import decode_client, encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
 from packplay_protocol.to_client import Error, Rejected, ServerMessage
@@ -534,8 +534,8 @@ class Connection:
         started = time.perf_counter()
         service = self.runtime.service
         answer = await service.act(submit.game_id, submit.seat, submit.act)
-        replica = service.tables.get(submit.game_id).replica
-        game = replica.meta.config.game if replica is not None else "unknown"
+        copy = service.tables.get(submit.game_id).copy
+        game = copy.meta.config.game if copy is not None else "unknown"
         outcome = "accepted" if answer.accepted else (answer.reason or "rejected")
         self.runtime.metrics.action_answered(game, outcome, time.perf_counter() - started)
         return answer

@@ -20,7 +20,7 @@ from typing import Any
 
 from packplay.games.base import Audience, events_for
 from packplay.games.layout import Part, Touched, Values, ViewLayout
-from packplay.server.replica import Replica, Step
+from packplay.table.game_copy import GameCopy, Step
 from packplay_protocol import codec
 from packplay_protocol.diff import diff
 from packplay_protocol.games.common import LegalActions
@@ -35,58 +35,58 @@ _SHARED_FIELDS = ("pending", "deadlines", "result", "seed")
 """The view message's own fields that every audience sees alike."""
 
 
-def legal_of(replica: Replica, audience: Audience) -> LegalActions[Any]:
+def legal_of(copy: GameCopy, audience: Audience) -> LegalActions[Any]:
     """What ``audience`` may do now (nothing for a spectator)."""
-    legal = replica.legal
+    legal = copy.legal
     return legal[audience] if audience is not None and 0 <= audience < len(legal) else NO_LEGAL
 
 
-def deadlines(replica: Replica, clock: float) -> tuple[float | None, ...]:
+def deadlines(copy: GameCopy, clock: float) -> tuple[float | None, ...]:
     """When each pending seat's clock runs out (None for a seat not pending), as the turn
     clocks sweep reads it: from the moment the seat's decision began."""
-    pending, decisions = replica.pending, replica.decisions
+    pending, decisions = copy.pending, copy.decisions
     return tuple(
         round(decisions[seat].at + clock, 3) if seat in pending and seat < len(decisions) else None
-        for seat in range(replica.meta.config.players)
+        for seat in range(copy.meta.config.players)
     )
 
 
-def shared_fields(replica: Replica) -> tuple[Any, ...]:
-    """The values of :data:`_SHARED_FIELDS` at the replica's version."""
-    meta, result = replica.meta, replica.result
+def shared_fields(copy: GameCopy) -> tuple[Any, ...]:
+    """The values of :data:`_SHARED_FIELDS` at the copy's version."""
+    meta, result = copy.meta, copy.result
     return (
-        replica.pending,
-        None if meta.clock is None else deadlines(replica, meta.clock),
+        copy.pending,
+        None if meta.clock is None else deadlines(copy, meta.clock),
         result,
         meta.seed if result is not None else None,
     )
 
 
-def layout_of(replica: Replica) -> ViewLayout[Any]:
-    return replica.engine.layout(replica.meta.config.players)
+def layout_of(copy: GameCopy) -> ViewLayout[Any]:
+    return copy.engine.layout(copy.meta.config.players)
 
 
-def view_doc(replica: Replica, audience: Audience) -> ViewDoc:
-    """The view message of ``audience`` at the replica's version (nothing is kept)."""
-    layout = layout_of(replica)
-    return _message(replica, audience, layout.values(replica.state, audience))
+def view_doc(copy: GameCopy, audience: Audience) -> ViewDoc:
+    """The view message of ``audience`` at the copy's version (nothing is kept)."""
+    layout = layout_of(copy)
+    return _message(copy, audience, layout.values(copy.state, audience))
 
 
-def _message(replica: Replica, audience: Audience, values: Values) -> ViewDoc:
-    engine, state, meta = replica.engine, replica.state, replica.meta
-    pending, deadlines_, result, seed = shared_fields(replica)
-    cards = replica.cards
+def _message(copy: GameCopy, audience: Audience, values: Values) -> ViewDoc:
+    engine, state, meta = copy.engine, copy.state, copy.meta
+    pending, deadlines_, result, seed = shared_fields(copy)
+    cards = copy.cards
     return {
         "type": "view",
         "game_id": meta.id,
         "game": meta.config.game,
         "seat": audience,
         "pending": pending,
-        "legal": legal_of(replica, audience),
+        "legal": legal_of(copy, audience),
         "deadlines": deadlines_,
         "result": result,
         "seed": seed,
-        "view": layout_of(replica).document(values),
+        "view": layout_of(copy).document(values),
         "cards": {card_id: cards[card_id] for card_id in engine.known_cards(state, audience)},
     }
 
@@ -112,7 +112,7 @@ class Change:
     fields and on the view's shared parts (made once, shared by every audience's update)."""
 
     step: Step
-    replica: Replica
+    copy: GameCopy
     touched: Touched
     field_ops: tuple[PatchOp, ...]
     part_ops: tuple[PatchOp, ...]
@@ -142,34 +142,34 @@ class HeldViews:
         if not self._held:
             self._shared = None
 
-    def message(self, replica: Replica, audience: Audience, keep: bool = True) -> ViewDoc:
-        """The view message of ``audience`` at the replica's version; with ``keep`` its
+    def message(self, copy: GameCopy, audience: Audience, keep: bool = True) -> ViewDoc:
+        """The view message of ``audience`` at the copy's version; with ``keep`` its
         updates are made from it from now on."""
-        layout = layout_of(replica)
+        layout = layout_of(copy)
         if self._shared is None:
             if not keep:
-                return view_doc(replica, audience)
-            self._shared = layout.shared_values(replica.state)
-            self._fields = shared_fields(replica)
-        values = layout.values(replica.state, audience, self._shared)
+                return view_doc(copy, audience)
+            self._shared = layout.shared_values(copy.state)
+            self._fields = shared_fields(copy)
+        values = layout.values(copy.state, audience, self._shared)
         if keep:
             private: Values = [None] * len(values)
             for index in layout.private:
                 private[index] = values[index]
-            hidden = replica.engine.hidden_from(replica.state, audience)
-            self._held[audience] = _Held(private, legal_of(replica, audience), hidden)
-        return _message(replica, audience, values)
+            hidden = copy.engine.hidden_from(copy.state, audience)
+            self._held[audience] = _Held(private, legal_of(copy, audience), hidden)
+        return _message(copy, audience, values)
 
-    def change(self, replica: Replica, step: Step, before: Any = None) -> Change | None:
-        """What ``step`` changed for every audience (the replica has moved to it from the
+    def change(self, copy: GameCopy, step: Step, before: Any = None) -> Change | None:
+        """What ``step`` changed for every audience (the copy has moved to it from the
         state ``before``; when it is not given, anything may have); None when no audience
         holds a view."""
         values = self._shared
         if values is None:
             return None
-        layout, state = layout_of(replica), replica.state
+        layout, state = layout_of(copy), copy.state
         touched = layout.everything if before is None else layout.touched(before, state)
-        fields = shared_fields(replica)
+        fields = shared_fields(copy)
         field_ops: list[PatchOp] = []
         for name, was, now in zip(_SHARED_FIELDS, self._fields, fields, strict=True):
             if _changed(was, now):
@@ -177,30 +177,30 @@ class HeldViews:
         part_ops: list[PatchOp] = []
         _refresh(layout.parts, touched.shared, values, state, None, part_ops)
         self._fields = fields
-        return Change(step, replica, touched, tuple(field_ops), tuple(part_ops))
+        return Change(step, copy, touched, tuple(field_ops), tuple(part_ops))
 
     def update(self, change: Change, audience: Audience) -> Update:
         """The update of ``audience`` for the change: its events and its patch."""
-        replica, step = change.replica, change.step
+        copy, step = change.copy, change.step
         held = self._held[audience]
         ops = list(change.field_ops)
-        legal = legal_of(replica, audience)
+        legal = legal_of(copy, audience)
         if _changed(held.legal, legal):
             # Whole: about the bytes of the finer operations (a choice added or removed
             # says most of it), found at no cost.
             ops.append(PatchOp(op="replace", path="/legal", value=legal))
             held.legal = legal
         ops.extend(change.part_ops)
-        state, touched = replica.state, change.touched
-        _refresh(layout_of(replica).parts, touched.private, held.values, state, audience, ops)
+        state, touched = copy.state, change.touched
+        _refresh(layout_of(copy).parts, touched.private, held.values, state, audience, ops)
         if touched.cards:
-            hidden = replica.engine.hidden_from(state, audience)
+            hidden = copy.engine.hidden_from(state, audience)
             if hidden != held.hidden:
-                ops.extend(_card_ops(replica, held.hidden, hidden))
+                ops.extend(_card_ops(copy, held.hidden, hidden))
                 held.hidden = hidden
         entry = step.entry
         return Update(
-            game_id=replica.game_id,
+            game_id=copy.game_id,
             version=step.version,
             events=tuple(events_for(step.events, audience)),
             patch=tuple(ops),
@@ -231,9 +231,9 @@ def _changed(was: Any, now: Any) -> bool:
     return was is not now and (was != now or type(was) is not type(now))
 
 
-def _card_ops(replica: Replica, was_hidden: frozenset[str], hidden: frozenset[str]) -> list[PatchOp]:
+def _card_ops(copy: GameCopy, was_hidden: frozenset[str], hidden: frozenset[str]) -> list[PatchOp]:
     """The card table's change: the cards no longer known leave it, those now known join it."""
-    cards = replica.cards
+    cards = copy.cards
     ops = [PatchOp(op="remove", path=f"/cards/{card_id}") for card_id in sorted(hidden - was_hidden)]
     ops += [
         PatchOp(op="add", path=f"/cards/{card_id}", value=cards[card_id])
@@ -242,11 +242,11 @@ def _card_ops(replica: Replica, was_hidden: frozenset[str], hidden: frozenset[st
     return ops
 
 
-def game_over(replica: Replica) -> GameOver | None:
-    result = replica.result
+def game_over(copy: GameCopy) -> GameOver | None:
+    result = copy.result
     if result is None:
         return None
-    return GameOver(game_id=replica.game_id, result=result, replay_url=replay_url(replica.game_id))
+    return GameOver(game_id=copy.game_id, result=result, replay_url=replay_url(copy.game_id))
 
 
 def replay_url(game_id: str) -> str:

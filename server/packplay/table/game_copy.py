@@ -1,8 +1,8 @@
 """A process's copy of one started game at one version, and how it moves to the next.
 
-Redis holds the truth; a replica is what a process keeps so that a move needs no
+Redis holds the truth; a copy is what a process keeps so that a move needs no
 read: the decoded state, its stored bytes, the seats' decisions and last answers.
-A replica moves forward one version at a time, by a step: an action applied to a
+A copy moves forward one version at a time, by a step: an action applied to a
 copy of its state (a local move about to be committed, or another process's move
 read from its log entry). Applying the same entry to the same version gives the same
 step in every process: engines are deterministic, and the entry carries the time.
@@ -21,9 +21,9 @@ from packplay.cards.catalog import Catalog
 from packplay.cards.compact import compact, expand
 from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, Game, GameState, without_cards
-from packplay.server import decisions
-from packplay.server.decisions import Decision, Legal
-from packplay.server.store import Answer, GameMeta, LogEntry, Snapshot, Status, encode
+from packplay.table import decisions
+from packplay.table.decisions import Decision, Legal
+from packplay.table.records import Answer, GameMeta, LogEntry, Snapshot, Status, encode
 from packplay_protocol.games.common import GameResult
 
 _cards_decoder = msgspec.msgpack.Decoder(list[tuple[str, str, str, bool, bool]])
@@ -82,7 +82,7 @@ class Step:
 
 
 @dataclass(slots=True)
-class Replica:
+class GameCopy:
     """One started game as this process holds it."""
 
     meta: GameMeta
@@ -112,8 +112,8 @@ class Replica:
         return cards
 
     @classmethod
-    def from_snapshot(cls, snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> Replica | None:
-        """The replica of a stored game, or None while it waits for players."""
+    def from_snapshot(cls, snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> GameCopy | None:
+        """The copy of a stored game, or None while it waits for players."""
         if snapshot.state is None or snapshot.cards is None:
             return None
         cards = decode_cards(snapshot.cards, catalog)
@@ -134,7 +134,7 @@ class Replica:
         )
 
     @classmethod
-    def dealt(cls, meta: GameMeta, engine: Game[Any], state: Any, now: float) -> Replica:
+    def dealt(cls, meta: GameMeta, engine: Game[Any], state: Any, now: float) -> GameCopy:
         """Version 0 of a game set up from ``state``."""
         result, pending, legal = engine.awaited(state, meta.config.players)
         tracked = decisions.track(legal, 0, now)
@@ -165,7 +165,7 @@ class Replica:
         timed_out: bool = False,
         action_digest: str | None = None,
     ) -> Step:
-        """Apply ``action`` of ``seat`` to a copy of this version; the replica is unchanged.
+        """Apply ``action`` of ``seat`` to a copy of this version; the copy is unchanged.
 
         Raises:
             RuleError: the rules refuse the action.
@@ -199,7 +199,7 @@ class Replica:
         """The step another process committed, read from its log entry.
 
         Raises:
-            RuleError: the entry does not apply here (this replica is not at its version - 1).
+            RuleError: the entry does not apply here (this copy is not at its version - 1).
         """
         if entry.seat is None:
             raise ValueError("the start entry is no step")
