@@ -17,7 +17,7 @@ import msgspec
 from packplay.cards.catalog import Catalog, load_catalog
 from packplay.games.base import Audience, GameConfig
 from packplay.games.registry import get_game
-from packplay.server.service import initial_state
+from packplay.server.play.lobby import initial_state
 from packplay.table.records import GameMeta
 from packplay_protocol.rest import Replay
 from packplay_protocol.to_client import Events, GameOver, ServerMessage, Update, ViewMessage

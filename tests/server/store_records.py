@@ -5,7 +5,8 @@ from __future__ import annotations
 import time
 
 from packplay.games.base import GameConfig
-from packplay.server.store import Store, hash_token
+from packplay.server.play.ids import hash_token
+from packplay.server.store import Store
 from packplay.table.records import Answer, Commit, GameMeta, LogEntry, encode
 
 

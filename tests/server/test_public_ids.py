@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from packplay.server.public_ids import new_id
+from packplay.server.play.ids import new_id
 
 
 def test_ids_are_url_safe_and_begin_with_a_letter_or_digit() -> None:

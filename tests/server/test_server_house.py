@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import time
 from pathlib import Path
 
 import httpx
@@ -18,8 +19,11 @@ import msgspec
 import pytest
 from support_servers import ServerProcess, start_server
 
+from packplay.cards.catalog import load_catalog
 from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.service import Service
+from packplay.server.play.lobby import Lobby
+from packplay.server.play.local_games import LocalGames
+from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_clients import RestClient, connect, play
@@ -130,12 +134,13 @@ async def test_a_house_decision_its_process_never_made_is_made_by_another(
     """A process commits the start, where the house is pending, and makes nothing of it (as
     if it died at once): after the grace, a server process's clock sweep makes the decision."""
     store = Store.from_url(redis_server.url, process_id="gone")
-    service = Service(store, Settings(sandbox=True, house_grace=1.0))
-    service.house.committed = lambda copy: None  # type: ignore[method-assign]
+    settings = Settings(sandbox=True, house_grace=1.0)
+    games = LocalGames(store, load_catalog)
+    lobby = Lobby(store, games, Moves(store, games, settings, time.time), settings, load_catalog, time.time)
     try:
         body = {"game": "wedding_planner", "players": 2, "seats": ["ada"], "house": [{"seat": 1}], "seed": 3}
         request = msgspec.convert(body, CreateGame)
-        created = await service.create(request)
+        created = await lobby.create(request)  # no house listens to its commits
     finally:
         await store.close()
     async with RestClient(servers[1].url) as lobby:

@@ -1,8 +1,8 @@
 """What a house decision is made from: the frames its seat was sent, nothing else and
 nothing hidden from the seat.
 
-A service over the test session's Redis plays games with house seats (the other seats
-played by the test through the same service). Each house decision's inputs are
+An authority over the test session's Redis plays games with house seats (the other seats
+played by the test through the same authority). Each house decision's inputs are
 checked before the bot runs: they are bytes only (the frames a MessagePack client of
 the seat received, and its view message), they decode as the protocol's messages for
 that seat, and no card whose facts the engine hides from the seat at that version is
@@ -20,8 +20,9 @@ import msgspec
 import pytest
 from reachable import assert_no_hidden_facts
 
-from packplay.server import house, keys
-from packplay.server.service import Service
+from packplay.server import keys
+from packplay.server.play import house
+from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay.table import decisions
@@ -41,14 +42,14 @@ CASES = [
 class Checker:
     """Wraps :func:`house.decide`: checks each decision's inputs against the game as it is."""
 
-    def __init__(self, service: Service) -> None:
-        self.service = service
+    def __init__(self, authority: Authority) -> None:
+        self.authority = authority
         self.decide = house.decide
         self.decisions = 0
         self.frames = 0
 
     def __call__(self, inputs: house.Inputs) -> Any:
-        copy = self.service.tables.get(inputs.game_id).copy
+        copy = self.authority.games.get(inputs.game_id).copy
         assert copy is not None and copy.version == inputs.version  # the game waits for the house
         seat = inputs.seat
         hidden = copy.engine.hidden_from(copy.state, seat)
@@ -74,18 +75,18 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
     redis_url: str, monkeypatch: pytest.MonkeyPatch, game: str, players: int, seats: tuple[int, ...]
 ) -> None:
     store = Store.from_url(redis_url, process_id="one")
-    service = Service(store, Settings(sandbox=True))
-    checker = Checker(service)
+    authority = Authority(store, Settings(sandbox=True))
+    checker = Checker(authority)
     monkeypatch.setattr(house, "decide", checker)
     try:
         bots = [{"seat": seat, "bot": "strong"} for seat in seats]
         names = [f"p{seat}" for seat in range(players) if seat not in seats]
         body = {"game": game, "players": players, "seats": names, "house": bots, "seed": 41}
-        created = await service.create(msgspec.convert(body, CreateGame))
-        table = service.tables.get(created.game_id)
+        created = await authority.lobby.create(msgspec.convert(body, CreateGame))
+        game = authority.games.get(created.game_id)
         played = 0
         for _ in range(20_000):
-            copy = table.copy
+            copy = game.copy
             assert copy is not None
             if copy.status == "finished":
                 break
@@ -95,19 +96,19 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
                 first = decisions.default_action(copy.legal[seat])
                 action = msgspec.convert(first, copy.engine.action_type)
                 act = Act(action_id=f"t-{copy.version}", version=copy.version, action=action)
-                answer = await service.act(created.game_id, seat, act)
+                answer = await authority.moves.act(created.game_id, seat, act)
                 assert answer.accepted, answer
                 played += 1
             else:
                 await asyncio.sleep(0.002)
-        assert table.copy is not None and table.copy.status == "finished"
-        replay = await service.replay(created.game_id)
+        assert game.copy is not None and game.copy.status == "finished"
+        replay = await authority.lobby.replay(created.game_id)
         by_house = [a for a in replay.log if a.seat in seats]
         assert len(by_house) == checker.decisions > 0
         assert checker.frames > 0, "the house heard its seat's events"
         assert len(replay.log) == played + checker.decisions
     finally:
-        await service.house.close()
+        await authority.close()
         await store.close()
 
 

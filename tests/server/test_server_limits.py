@@ -25,7 +25,7 @@ from server_client import Bot, Client, new_action_id
 from support_servers import ServerProcess, start_server
 
 from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.service import client_key
+from packplay.server.play.lobby import client_key
 from packplay.server.session import RESUME_BURST
 from packplay_protocol.codec import encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason

@@ -14,7 +14,8 @@ from server_leaks import catalog
 from server_lobby import fetch_replay, open_game
 from support_servers import ServerProcess
 
-from packplay.server.service import Service, ServiceError
+from packplay.server.play.authority import Authority
+from packplay.server.play.errors import Refused
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol.errors import ErrorCode
@@ -110,8 +111,8 @@ async def test_a_sandbox_game_deals_exactly_the_given_cards(servers: list[Server
 
 
 async def test_sandbox_options_need_a_sandbox_server(redis_url: str) -> None:
-    service = Service(Store.from_url(redis_url), Settings(sandbox=False))
-    with pytest.raises(ServiceError) as refused:
-        await service.create(create_game("mishra_factory", 2, seed=1))
+    authority = Authority(Store.from_url(redis_url), Settings(sandbox=False))
+    with pytest.raises(Refused) as refused:
+        await authority.lobby.create(create_game("mishra_factory", 2, seed=1))
     assert refused.value.code is ErrorCode.SANDBOX_DISABLED
-    await service.store.close()
+    await authority.store.close()

@@ -11,7 +11,7 @@ from server_client import Bot, Client, new_action_id, pick
 from server_lobby import fetch_replay, open_game
 from support_servers import ServerProcess
 
-from packplay.server.service import Service
+from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay_protocol.errors import RejectReason
@@ -106,12 +106,12 @@ async def test_simultaneous_choices_on_a_stale_version_both_apply(servers: list[
 
 
 async def test_many_processes_racing_through_a_whole_game_apply_each_decision_once(redis_url: str) -> None:
-    """Four service instances (as four processes would) hammer one game with rival actions."""
+    """Four authorities (as four processes would) hammer one game with rival actions."""
     # Twelve rival actions of one seat per decision: far beyond a seat's limit of actions,
     # lifted here (it is tested in test_server_limits).
     unlimited = Settings(actions_per_second=1e6, action_burst=1_000_000)
-    services = [Service(Store.from_url(redis_url), unlimited) for _ in range(4)]
-    lobby = services[0]
+    authorities = [Authority(Store.from_url(redis_url), unlimited) for _ in range(4)]
+    lobby = authorities[0].lobby
     created = await lobby.create(create_game("wedding_planner", 3))
     for seat in range(3):
         await lobby.join(created.game_id, JoinSeat(name=f"p{seat}"))
@@ -127,15 +127,15 @@ async def test_many_processes_racing_through_a_whole_game_apply_each_decision_on
         moves = [pick(legal, rng, loaded.engine.action_type) for _ in range(3)]
         acts = [Act(action_id=new_action_id(), version=loaded.version, action=move) for move in moves]
         answers = await asyncio.gather(
-            *(service.act(created.game_id, seat, act) for service in services for act in acts)
+            *(authority.moves.act(created.game_id, seat, act) for authority in authorities for act in acts)
         )
         winners = {acts[i % len(acts)].action_id for i, a in enumerate(answers) if a.accepted}
         assert len(winners) == 1
         applied += 1
-    replay = await services[1].replay(created.game_id)
+    replay = await authorities[1].lobby.replay(created.game_id)
     assert len(replay.log) == applied
-    for service in services:
-        await service.store.close()
+    for authority in authorities:
+        await authority.store.close()
 
 
 async def test_two_connections_per_seat_play_a_consistent_game(servers: list[ServerProcess]) -> None:

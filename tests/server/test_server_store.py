@@ -9,7 +9,8 @@ from dataclasses import replace
 import store_records as records
 
 from packplay.server import keys
-from packplay.server.store import Store, hash_token
+from packplay.server.play.ids import hash_token
+from packplay.server.store import Store
 from packplay.table.records import Answer, decode_entry, encode
 
 

@@ -12,7 +12,7 @@ import redis.asyncio as aioredis
 
 from packplay.server import keys
 from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.service import Service
+from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay.server.tournament_service import TournamentService
@@ -189,12 +189,12 @@ async def processes(private_url: str) -> AsyncIterator[tuple[list[TournamentServ
     made = []
     for name in ("one", "two"):
         store = Store.from_url(private_url, process_id=name)
-        games = Service(store, SETTINGS, now=clock)
-        made.append(TournamentService(TournamentStore(store.pipeline), games, SETTINGS, name, now=clock))
+        authority = Authority(store, SETTINGS, now=clock)
+        made.append(TournamentService(TournamentStore(store.pipeline), authority, SETTINGS, name, now=clock))
     yield made, clock
     for service in made:
         await service.stop()
-        await service.games.store.close()
+        await service.authority.store.close()
 
 
 async def test_racing_runners_create_each_game_and_pair_each_round_once(
@@ -215,7 +215,7 @@ async def test_racing_runners_create_each_game_and_pair_each_round_once(
         if snapshot.status == "finished":
             break
         clock.now += 1.5  # every seat's clock runs out: the default action plays the games
-        await asyncio.gather(*(s.games.expire_clocks() for s in (one, two)))
+        await asyncio.gather(*(s.authority.clocks.expire() for s in (one, two)))
     assert snapshot.status == "finished"
     # 7 registrations, the start, rounds 2 and 3, the finish: one version each, nothing twice.
     assert snapshot.version == 7 + 1 + 2 + 1

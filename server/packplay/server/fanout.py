@@ -33,8 +33,8 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
 from packplay.server import keys
+from packplay.server.play.local_games import LocalGames
 from packplay.server.store import Store
-from packplay.server.tables import Tables
 from packplay.server.tournament_feed import TournamentFeeds
 
 log = logging.getLogger(__name__)
@@ -51,10 +51,10 @@ class Resubscribe(Exception):
 class Fanout:
     """The process's subscriber; start it with the app, stop it on shutdown."""
 
-    def __init__(self, store: Store, tables: Tables, feeds: TournamentFeeds | None = None) -> None:
+    def __init__(self, store: Store, games: LocalGames, feeds: TournamentFeeds | None = None) -> None:
         self._store = store
         self._channels = keys.channels(store.process_id)
-        self._tables = tables
+        self._games = games
         self._feeds = feeds
         self._task: asyncio.Task[None] | None = None
         self._subscribed = asyncio.Event()
@@ -202,7 +202,7 @@ class Fanout:
         if self._feeds is not None:
             self._feeds.resync_all()
         try:
-            await self._tables.resync_all()
+            await self._games.resync_all()
         except Exception:
             log.exception("catching up after a pub/sub outage failed")
 
@@ -221,7 +221,7 @@ class Fanout:
             game_id, _, entry = bytes(message["data"]).partition(b" ")
             self.received += 1
             try:
-                self._tables.receive(game_id.decode(), entry)
+                self._games.receive(game_id.decode(), entry)
             except Exception:
                 # One bad entry must not stop the fan-out: that game catches up on the next.
                 log.exception("an entry for game %s could not be applied", game_id)

@@ -15,8 +15,8 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from packplay import __version__
+from packplay.server.play.errors import Refused
 from packplay.server.runtime import Runtime
-from packplay.server.service import ServiceError
 from packplay_protocol import rules
 from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode
@@ -77,13 +77,13 @@ def _runtime(request: Request) -> Runtime:
 
 
 def _problems(handler: Handler) -> Handler:
-    """Turn the service's refusals into problem documents."""
+    """Turn the authority's refusals into problem documents."""
 
     @functools.wraps(handler)
     async def wrapped(request: Request) -> Response:
         try:
             return await handler(request)
-        except ServiceError as error:
+        except Refused as error:
             return problem_response(error.code, error.detail, request, error.pointer, error.retry_after)
 
     return wrapped
@@ -92,7 +92,7 @@ def _problems(handler: Handler) -> Handler:
 async def _body(request: Request, kind: type[T]) -> T:
     raw = await request.body()
     if len(raw) > _runtime(request).settings.frame_limit:
-        raise ServiceError(ErrorCode.FRAME_TOO_LARGE, "request body too large")
+        raise Refused(ErrorCode.FRAME_TOO_LARGE, "request body too large")
     try:
         decoded: T = _decoder(cast(Hashable, kind)).decode(raw)
         return decoded
@@ -101,7 +101,7 @@ async def _body(request: Request, kind: type[T]) -> T:
     try:
         return msgspec.convert(_whole_numbers(msgspec.json.decode(raw)), type=kind)
     except (msgspec.ValidationError, msgspec.DecodeError) as error:
-        raise ServiceError(ErrorCode.VALIDATION_FAILED, str(error), pointer_of(str(error))) from error
+        raise Refused(ErrorCode.VALIDATION_FAILED, str(error), pointer_of(str(error))) from error
 
 
 @functools.cache
@@ -128,14 +128,14 @@ def _query(request: Request, name: str, kind: Any) -> Any:
     try:
         return msgspec.convert(value, kind)
     except msgspec.ValidationError as error:
-        raise ServiceError(ErrorCode.VALIDATION_FAILED, f"{name}: {error}") from error
+        raise Refused(ErrorCode.VALIDATION_FAILED, f"{name}: {error}") from error
 
 
 def _game_id(request: Request) -> str:
     try:
         game_id: str = msgspec.convert(request.path_params["game_id"], GameId)
     except msgspec.ValidationError as error:
-        raise ServiceError(ErrorCode.NOT_FOUND, "no such game") from error
+        raise Refused(ErrorCode.NOT_FOUND, "no such game") from error
     return game_id
 
 
@@ -145,7 +145,7 @@ def _token(request: Request, required: bool) -> str | None:
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
     if required:
-        raise ServiceError(ErrorCode.UNAUTHORIZED, "send the player token as 'Authorization: Bearer <token>'")
+        raise Refused(ErrorCode.UNAUTHORIZED, "send the player token as 'Authorization: Bearer <token>'")
     return None
 
 
@@ -155,7 +155,7 @@ async def create_game(request: Request) -> Response:
     body: CreateGame = await _body(request, CreateGame)  # type: ignore[arg-type]  # a union of structs
     # The peer's address, or the one a trusted proxy forwarded (uvicorn puts it in the scope).
     client = request.client.host if request.client is not None else None
-    summary = await runtime.service.create(body, client)
+    summary = await runtime.authority.lobby.create(body, client)
     runtime.metrics.games_created.labels(summary.game).inc()
     return json_response(summary, 201)
 
@@ -164,7 +164,7 @@ async def create_game(request: Request) -> Response:
 async def list_games(request: Request) -> Response:
     game = _query(request, "game", GameName)
     status = _query(request, "status", GameStatus)
-    return json_response(await _runtime(request).service.list_games(game, status))
+    return json_response(await _runtime(request).authority.lobby.list_games(game, status))
 
 
 @functools.cache
@@ -180,19 +180,19 @@ async def list_game_types(request: Request) -> Response:
 async def get_game_type(request: Request) -> Response:
     name = request.path_params["game"]
     if name not in GAMES:
-        raise ServiceError(ErrorCode.NOT_FOUND, f"no game type {name!r}; known: {', '.join(GAMES)}")
+        raise Refused(ErrorCode.NOT_FOUND, f"no game type {name!r}; known: {', '.join(GAMES)}")
     return json_response(game_type(name))
 
 
 @_problems
 async def get_game(request: Request) -> Response:
     token = _token(request, required=False)
-    return json_response(await _runtime(request).service.snapshot(_game_id(request), token))
+    return json_response(await _runtime(request).authority.lobby.snapshot(_game_id(request), token))
 
 
 @_problems
 async def join_seat(request: Request) -> Response:
-    grant = await _runtime(request).service.join(_game_id(request), await _body(request, JoinSeat))
+    grant = await _runtime(request).authority.lobby.join(_game_id(request), await _body(request, JoinSeat))
     return json_response(grant, 201)
 
 
@@ -200,20 +200,20 @@ async def join_seat(request: Request) -> Response:
 async def leave_seat(request: Request) -> Response:
     token = _token(request, required=True)
     assert token is not None
-    await _runtime(request).service.leave(_game_id(request), token)
+    await _runtime(request).authority.lobby.leave(_game_id(request), token)
     return Response(status_code=204)
 
 
 @_problems
 async def get_replay(request: Request) -> Response:
-    return json_response(await _runtime(request).service.replay(_game_id(request)))
+    return json_response(await _runtime(request).authority.lobby.replay(_game_id(request)))
 
 
 def _path(request: Request, name: str, kind: Any, what: str) -> Any:
     try:
         return msgspec.convert(request.path_params[name], kind, strict=False)
     except msgspec.ValidationError as error:
-        raise ServiceError(ErrorCode.NOT_FOUND, f"no such {what}") from error
+        raise Refused(ErrorCode.NOT_FOUND, f"no such {what}") from error
 
 
 def _tournament_id(request: Request) -> str:
@@ -291,7 +291,7 @@ async def get_rules(request: Request) -> Response:
         page = msgspec.convert(request.path_params["page"], RulesPage)
         markdown = rules.text(page, language)
     except (msgspec.ValidationError, LookupError) as error:
-        raise ServiceError(ErrorCode.NOT_FOUND, str(error)) from error
+        raise Refused(ErrorCode.NOT_FOUND, str(error)) from error
     return Response(markdown, media_type=MARKDOWN_MEDIA_TYPE)
 
 

@@ -1,4 +1,4 @@
-"""What one server process holds while it runs: its Redis clients, service, fan-out, connections.
+"""What one server process holds while it runs: its Redis clients, authority, fan-out, connections.
 
 Draining: SIGTERM (sent by Kubernetes, Compose or a supervisor before a restart or a
 scale-down) does not stop the process at once. Readiness fails first (``/v2/ready``
@@ -28,7 +28,7 @@ from packplay.server.collector import collector
 from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.fanout import Fanout
 from packplay.server.metrics import Metrics
-from packplay.server.service import Service
+from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
 from packplay.server.store import Store
 from packplay.server.tournament_feed import TournamentFeeds
@@ -99,7 +99,7 @@ class Runtime:
         self._watchdog_task: asyncio.Task[None] | None = None
         self._tournament_task: asyncio.Task[None] | None = None
         self.store: Store
-        self.service: Service
+        self.authority: Authority
         self.fanout: Fanout
         self.tournaments: TournamentService
         self.feeds: TournamentFeeds
@@ -123,18 +123,19 @@ class Runtime:
             replica_timeout=settings.redis_replica_timeout,
         )
         await self.store.prepare()
-        self.service = Service(self.store, settings)
-        await asyncio.to_thread(lambda: self.service.catalog)
+        self.authority = Authority(self.store, settings)
+        self.authority.moves.answered = self.metrics.action_answered
+        await asyncio.to_thread(self.authority.catalog)
         # The catalog is large and lives as long as the process: kept out of every later
         # collection, which would otherwise walk it again (pauses of tens of ms).
         collector.tune()
         self.metrics.time_gc()
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
-            tournament_store, self.service, settings, self.process_id, announce=tournament_store.announce
+            tournament_store, self.authority, settings, self.process_id, announce=tournament_store.announce
         )
         self.feeds = TournamentFeeds(self.tournaments)
-        self.fanout = Fanout(self.store, self.service.tables, self.feeds)
+        self.fanout = Fanout(self.store, self.authority.games, self.feeds)
         await self.fanout.start()
         self._clock_task = asyncio.create_task(self._clocks(), name="packplay-clocks")
         self._watchdog_task = asyncio.create_task(self._watchdog(), name="packplay-idle-watchdog")
@@ -163,7 +164,7 @@ class Runtime:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         await self.tournaments.stop()
-        await self.service.house.close()
+        await self.authority.close()
         await self.feeds.stop()
         await self.fanout.stop()
         await self.store.close()
@@ -256,13 +257,13 @@ class Runtime:
                 if connection.last_frame < quiet_since:
                     connection.stop(f"idle: no message for {silence:.0f} s", CloseCode.NORMAL)
             if cold_after > 0:
-                self.service.tables.cool(cold_after)
+                self.authority.games.cool(cold_after)
             await self._check_quiet_games()
 
     async def _check_quiet_games(self) -> None:
         """One pass of the quiet-game check; whatever fails, the watchdog goes on."""
         try:
-            caught_up = await self.service.tables.check_quiet(QUIET_GAME_SECONDS)
+            caught_up = await self.authority.games.check_quiet(QUIET_GAME_SECONDS)
         except (RedisError, OSError, TimeoutError) as error:
             log.warning("quiet games not checked: %s", error)
         except Exception:
@@ -275,7 +276,7 @@ class Runtime:
         """Any process may play a timed-out seat's default action; the version CAS makes it once."""
         while await self._pause(self.settings.clock_interval):
             try:
-                played = await self.service.expire_clocks()
+                played = await self.authority.clocks.expire()
                 self.metrics.clock_timeouts.inc(played)
             except (RedisError, OSError) as error:
                 log.warning("turn clocks skipped: %s", error)

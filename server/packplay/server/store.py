@@ -19,7 +19,6 @@ the same scripts run on one Redis and on a Redis Cluster.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 import zlib
@@ -59,11 +58,6 @@ NO_LIMIT: list[float | int | str] = ["", ""]
 def limit_args(rate: Rate | None) -> list[float | int | str]:
     """What the limit scripts take: milliseconds per unit and the burst ('' '': no limit)."""
     return NO_LIMIT if rate is None else [1000.0 / rate.per_second, rate.burst]
-
-
-def hash_token(token: str) -> str:
-    """Tokens are stored only as this digest; a leaked dump gives no seat away."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def answer_field(seat: int, action_id: str) -> str:

@@ -31,10 +31,10 @@ import msgspec
 from packplay.cards.catalog import UnknownSetError
 from packplay.games.base import GameConfig, RuleError
 from packplay.games.registry import get_game
-from packplay.server.public_ids import new_id
-from packplay.server.service import Service, ServiceError
+from packplay.server.play.authority import Authority
+from packplay.server.play.errors import Refused
+from packplay.server.play.ids import hash_token, new_id
 from packplay.server.settings import Settings
-from packplay.server.store import hash_token
 from packplay.server.tournament_store import (
     Entry,
     PlayerRecord,
@@ -46,6 +46,7 @@ from packplay.server.tournament_store import (
     round_field,
     table_field,
 )
+from packplay.table.game_copy import GameCopy
 from packplay.tournaments import Result, Round, Table, default_rounds, pair_round, round_robin_rounds
 from packplay.tournaments import standings as rank
 from packplay.tournaments.pairing import playable
@@ -83,12 +84,12 @@ SEATING = 16
 
 
 class TournamentService:
-    """One per process; like the game service, it holds nothing that Redis does not."""
+    """One per process; like the authority of games, it holds nothing that Redis does not."""
 
     def __init__(
         self,
         store: TournamentStore,
-        games: Service,
+        authority: Authority,
         settings: Settings,
         process_id: str,
         now: Callable[[], float] = time.time,
@@ -97,7 +98,7 @@ class TournamentService:
         self.store = store
         self.announce = announce or _quiet
         """Tells every process that a tournament changed (publishes on its channel)."""
-        self.games = games
+        self.authority = authority
         self.settings = settings
         self.process_id = process_id
         self.now = now
@@ -109,7 +110,7 @@ class TournamentService:
         self._tasks: set[asyncio.Task[None]] = set()
         self._games: dict[str, str] = {}
         """Game id -> tournament id, for the current round of each running event seen here."""
-        games.finished = self.game_finished
+        authority.moves.on_commit(self._committed)
 
     @property
     def ttl(self) -> int:
@@ -121,7 +122,7 @@ class TournamentService:
         """A new tournament taking registrations.
 
         Raises:
-            ServiceError: ``bad_config``.
+            Refused: ``bad_config``.
         """
         config = _config(request)
         self._check_playable(config)
@@ -143,7 +144,7 @@ class TournamentService:
         """Register a player; it joins the next round to be paired.
 
         Raises:
-            ServiceError: ``not_found``; ``out_of_order`` when registration is closed.
+            Refused: ``not_found``; ``out_of_order`` when registration is closed.
         """
         secret_part = secrets.token_urlsafe(32)
         snapshot = await self._load(tournament_id)
@@ -173,7 +174,7 @@ class TournamentService:
                     joins_round=record.joined,
                 )
             if outcome == "full":
-                raise ServiceError(
+                raise Refused(
                     ErrorCode.OUT_OF_ORDER, f"registration is closed: {MAX_PLAYERS} players at most"
                 )
             if outcome == "moved":
@@ -184,7 +185,7 @@ class TournamentService:
         """Drop a player: it is paired no more; a game it is in goes on.
 
         Raises:
-            ServiceError: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
+            Refused: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
             once the event is over or the player has dropped.
         """
         for attempt in range(BUSY_ATTEMPTS):
@@ -192,11 +193,11 @@ class TournamentService:
             snapshot = await self._load(tournament_id)
             player = snapshot.player(player_id)
             if player is None:
-                raise ServiceError(ErrorCode.NOT_FOUND, f"no player {player_id} in this tournament")
+                raise Refused(ErrorCode.NOT_FOUND, f"no player {player_id} in this tournament")
             if not _is_organizer(snapshot, token) and not _holds(player, token):
                 raise _refused(snapshot, token, "only the player itself or the organizer may drop a player")
             if snapshot.status == "finished" or player.dropped is not None:
-                raise ServiceError(ErrorCode.OUT_OF_ORDER, "the player has dropped or the event is over")
+                raise Refused(ErrorCode.OUT_OF_ORDER, "the player has dropped or the event is over")
             last = snapshot.round if player.joined <= snapshot.round else 0
             dropped = _replace(player, dropped=last)
             if await self.store.put_player(tournament_id, snapshot.version, dropped, self.ttl) == "ok":
@@ -208,17 +209,17 @@ class TournamentService:
         """Close registration (unless late registration is on), pair round 1, create its games.
 
         Raises:
-            ServiceError: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
+            Refused: ``not_found``, ``unauthorized``, ``forbidden``; ``out_of_order``
             when the event has started or has too few players.
         """
         for _ in range(ATTEMPTS):
             snapshot = await self._load(tournament_id)
             self._check_organizer(snapshot, token)
             if snapshot.status != "registering":
-                raise ServiceError(ErrorCode.OUT_OF_ORDER, "the tournament has started already")
+                raise Refused(ErrorCode.OUT_OF_ORDER, "the tournament has started already")
             config, entrants = snapshot.meta.config, snapshot.entrants()
             if not playable(config.format, entrants, 1, config.players_per_table, snapshot.meta.seed):
-                raise ServiceError(
+                raise Refused(
                     ErrorCode.OUT_OF_ORDER, "too few players to seat a table; register more players first"
                 )
             rounds = _rounds(config, sum(1 for e in entrants if e.plays_in(1)))
@@ -237,7 +238,7 @@ class TournamentService:
         """End the event: at once before the start, else after the current round.
 
         Raises:
-            ServiceError: ``not_found``, ``unauthorized``, ``forbidden``.
+            Refused: ``not_found``, ``unauthorized``, ``forbidden``.
         """
         for _ in range(ATTEMPTS):
             snapshot = await self._load(tournament_id)
@@ -273,18 +274,18 @@ class TournamentService:
         """Round ``number``'s tables.
 
         Raises:
-            ServiceError: ``not_found``: no such tournament, or the round is not paired.
+            Refused: ``not_found``: no such tournament, or the round is not paired.
         """
         paired = pairings_of(await self._load(tournament_id), number)
         if paired is None:
-            raise ServiceError(ErrorCode.NOT_FOUND, f"round {number} is not paired")
+            raise Refused(ErrorCode.NOT_FOUND, f"round {number} is not paired")
         return paired
 
     async def follower(self, tournament_id: str, secret: str | None) -> str | None:
         """The player id a follower's secret proves (None for a watcher without one).
 
         Raises:
-            ServiceError: ``not_found``; ``unauthorized``: the secret is no player's.
+            Refused: ``not_found``; ``unauthorized``: the secret is no player's.
         """
         if secret is None:
             await self._load(tournament_id)
@@ -296,16 +297,16 @@ class TournamentService:
         every player asks this often).
 
         Raises:
-            ServiceError: ``not_found``; ``unauthorized``: the secret is no player's.
+            Refused: ``not_found``; ``unauthorized``: the secret is no player's.
         """
         parts = token.split(".")
         player_id = parts[1] if len(parts) == 3 and parts[0] == tournament_id else ""
         entry = await self.store.entry(tournament_id, player_id) if player_id else None
         if entry is None and player_id:
-            raise ServiceError(ErrorCode.NOT_FOUND, f"no tournament {tournament_id}")
+            raise Refused(ErrorCode.NOT_FOUND, f"no tournament {tournament_id}")
         if entry is None or entry.player is None or not _holds(entry.player, token):
             await self._load(tournament_id)  # not_found first, for an unknown tournament
-            raise ServiceError(ErrorCode.UNAUTHORIZED, "the secret is no player's of this tournament")
+            raise Refused(ErrorCode.UNAUTHORIZED, "the secret is no player's of this tournament")
         return await self._table_of(tournament_id, entry, entry.player)
 
     async def _table_of(self, tournament_id: str, entry: Entry, player: PlayerRecord) -> MyTable:
@@ -348,6 +349,10 @@ class TournamentService:
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    def _committed(self, copy: GameCopy) -> None:
+        if copy.status == "finished":
+            self.game_finished(copy.game_id)
 
     def game_finished(self, game_id: str) -> None:
         """A game ended here: if it is a table of a running event, record it now."""
@@ -445,7 +450,7 @@ class TournamentService:
             turn_seconds=config.turn_seconds,
             seats=tuple(names[p] for p in table.players),
         )
-        created = await self.games.create(request)
+        created = await self.authority.lobby.create(request)
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
         if held == created.game_id:
@@ -478,9 +483,9 @@ class TournamentService:
     async def _result_of(self, game_id: str, seats: int) -> Result:
         """The finished game's result; a game gone from storage counts as a draw."""
         try:
-            replica = await self.games.current(game_id)
-            result = replica.engine.result(replica.state)
-        except ServiceError:
+            copy = await self.authority.lobby.current(game_id)
+            result = copy.engine.result(copy.state)
+        except Refused:
             result = None
         if result is None:
             log.warning("game %s of a tournament is gone; its table counts as a draw", game_id)
@@ -492,7 +497,7 @@ class TournamentService:
     async def _load(self, tournament_id: str) -> TournamentSnapshot:
         snapshot = await self.store.load(tournament_id)
         if snapshot is None:
-            raise ServiceError(ErrorCode.NOT_FOUND, f"no tournament {tournament_id}")
+            raise Refused(ErrorCode.NOT_FOUND, f"no tournament {tournament_id}")
         return snapshot
 
     def _check_organizer(self, snapshot: TournamentSnapshot, token: str) -> None:
@@ -504,20 +509,20 @@ class TournamentService:
         try:
             engine = get_game(config.game)
         except RuleError as error:
-            raise ServiceError(ErrorCode.BAD_CONFIG, error.message) from error
+            raise Refused(ErrorCode.BAD_CONFIG, error.message) from error
         size = config.players_per_table
         if not engine.min_players <= size <= engine.max_players:
             limits = f"{engine.min_players}-{engine.max_players}"
-            raise ServiceError(ErrorCode.BAD_CONFIG, f"{engine.title} is for {limits} players a table")
+            raise Refused(ErrorCode.BAD_CONFIG, f"{engine.title} is for {limits} players a table")
         if config.format == "round_robin" and (size != 2 or config.late_registration):
-            raise ServiceError(
+            raise Refused(
                 ErrorCode.BAD_CONFIG, "a round robin has two players a table and no late registration"
             )
         players = max(size, engine.min_players)
         try:
             create_game(config.game, players, options=config.options)
         except msgspec.ValidationError as error:
-            raise ServiceError(ErrorCode.BAD_CONFIG, str(error), pointer_of(str(error))) from error
+            raise Refused(ErrorCode.BAD_CONFIG, str(error), pointer_of(str(error))) from error
         game = GameConfig(
             game=config.game,
             players=players,
@@ -525,9 +530,9 @@ class TournamentService:
             options=config.options,
         )
         try:
-            engine.setup(game, 0, self.games.catalog)
+            engine.setup(game, 0, self.authority.catalog())
         except (RuleError, UnknownSetError, KeyError) as error:
-            raise ServiceError(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
+            raise Refused(ErrorCode.BAD_CONFIG, str(error).strip("'\"")) from error
 
 
 async def _back_off(attempt: int) -> None:
@@ -664,13 +669,13 @@ def _paired_table(
 def _check_open(snapshot: TournamentSnapshot) -> None:
     config = snapshot.meta.config
     if snapshot.status == "finished":
-        raise ServiceError(ErrorCode.OUT_OF_ORDER, "registration is closed: the tournament is over")
+        raise Refused(ErrorCode.OUT_OF_ORDER, "registration is closed: the tournament is over")
     if snapshot.status == "running" and not config.late_registration:
-        raise ServiceError(ErrorCode.OUT_OF_ORDER, "registration is closed: the tournament has started")
+        raise Refused(ErrorCode.OUT_OF_ORDER, "registration is closed: the tournament has started")
     if snapshot.status == "running" and snapshot.round >= (snapshot.rounds or 0):
-        raise ServiceError(ErrorCode.OUT_OF_ORDER, "registration is closed: the last round is paired")
+        raise Refused(ErrorCode.OUT_OF_ORDER, "registration is closed: the last round is paired")
     if len(snapshot.players) >= MAX_PLAYERS:
-        raise ServiceError(ErrorCode.OUT_OF_ORDER, f"registration is closed: {MAX_PLAYERS} players at most")
+        raise Refused(ErrorCode.OUT_OF_ORDER, f"registration is closed: {MAX_PLAYERS} players at most")
 
 
 def _new_player_id(snapshot: TournamentSnapshot) -> str:
@@ -693,22 +698,22 @@ def _player_of(snapshot: TournamentSnapshot, token: str) -> PlayerRecord:
     parts = token.split(".")
     player = snapshot.player(parts[1]) if len(parts) == 3 and parts[0] == snapshot.id else None
     if player is None or not _holds(player, token):
-        raise ServiceError(ErrorCode.UNAUTHORIZED, "the secret is no player's of this tournament")
+        raise Refused(ErrorCode.UNAUTHORIZED, "the secret is no player's of this tournament")
     return player
 
 
-def _refused(snapshot: TournamentSnapshot, token: str, detail: str) -> ServiceError:
+def _refused(snapshot: TournamentSnapshot, token: str, detail: str) -> Refused:
     """``forbidden`` for a player of this tournament, ``unauthorized`` for any other token."""
     try:
         _player_of(snapshot, token)
-    except ServiceError:
-        return ServiceError(ErrorCode.UNAUTHORIZED, "the token is neither the organizer's nor a player's")
-    return ServiceError(ErrorCode.FORBIDDEN, detail)
+    except Refused:
+        return Refused(ErrorCode.UNAUTHORIZED, "the token is neither the organizer's nor a player's")
+    return Refused(ErrorCode.FORBIDDEN, detail)
 
 
 def _replace(player: PlayerRecord, **changes: object) -> PlayerRecord:
     return msgspec.structs.replace(player, **changes)
 
 
-def _busy() -> ServiceError:
-    return ServiceError(ErrorCode.UNAVAILABLE, "the tournament is changing fast; try again")
+def _busy() -> Refused:
+    return Refused(ErrorCode.UNAVAILABLE, "the tournament is changing fast; try again")

@@ -23,9 +23,9 @@ from typing import Any, cast
 from redis.exceptions import RedisError
 from starlette.types import Message, Receive, Scope, Send
 
+from packplay.server.play.errors import Refused
 from packplay.server.protocols import DIRECT, GuardedWebSocketProtocol
 from packplay.server.runtime import Runtime
-from packplay.server.service import ServiceError
 from packplay.server.session import (
     Authenticate,
     CatchUp,
@@ -138,7 +138,7 @@ class Connection:
     """One client connection: a watcher of its game's table, and stoppable by the runtime.
 
     The connection's own task reads a frame, lets the session react and carries out
-    what it asks (awaiting the service), then reads the next. New versions from the
+    what it asks (awaiting the authority), then reads the next. New versions from the
     game's table reach the session at once, without a task switch (it holds them while
     a catch-up is under way), and frames go to the socket at once too: a send the socket
     cannot take right away (flow control) goes on in a task of its own while later
@@ -194,7 +194,7 @@ class Connection:
         """Frames wait in the outbox for the end of the turn (see :mod:`packplay.server.write_batch`)."""
         self._closed = False
         self._busy = 0
-        """Requests under way (awaiting the service): a drain closes once there are none."""
+        """Requests under way (awaiting the authority): a drain closes once there are none."""
         self._answering: asyncio.Task[None] | None = None
         """The answer under way to a message (a request it made runs): later messages wait."""
         self._backlog: deque[str | bytes] | None = None
@@ -452,7 +452,7 @@ class Connection:
     async def _effect(self, effect: Request) -> list[Outgoing]:
         try:
             return await self._request(effect)
-        except ServiceError as error:
+        except Refused as error:
             return self.session.failed(error.code, error.detail)
         except (RedisError, OSError, TimeoutError) as error:
             log.warning("storage failed during %s: %s", type(effect).__name__, error)
@@ -480,14 +480,15 @@ class Connection:
         return self.session.failed(ErrorCode.UNAVAILABLE, message)
 
     async def _request(self, effect: Request) -> list[Outgoing]:
-        service = self.runtime.service
+        authority = self.runtime.authority
         if isinstance(effect, Leave):
             await self._leave()
             return []
         if isinstance(effect, Authenticate):
-            return self.session.authenticated(await service.seat_of(effect.token))
+            return self.session.authenticated(await authority.lobby.seat_of(effect.token))
         if isinstance(effect, Submit):
-            return self.session.answered(effect.act, await self._submit(effect))
+            answer = await authority.moves.submit(effect.game_id, effect.seat, effect.act)
+            return self.session.answered(effect.act, answer)
         if isinstance(effect, Watch):
             return await self._watch(effect)
         if isinstance(effect, FollowTournament):
@@ -505,12 +506,14 @@ class Connection:
         """Follow the game; the table registers this process before reading the game."""
         self.watching = watch.game_id
         try:
-            frames = await self.runtime.service.watch(watch.game_id, self, watch.audience, watch.since)
+            frames = await self.runtime.authority.games.watch(
+                watch.game_id, self, watch.audience, watch.since
+            )
         except BaseException:
             await self._unwatch()
             raise
         finally:
-            self.runtime.metrics.watched_games.set(self.runtime.service.tables.watched)
+            self.runtime.metrics.watched_games.set(self.runtime.authority.games.watched)
         return self.session.caught_up(frames)
 
     async def _leave(self) -> None:
@@ -522,20 +525,10 @@ class Connection:
 
     async def _unwatch(self) -> None:
         if self.watching is not None:
-            await self.runtime.service.tables.unwatch(self.watching, self)
+            await self.runtime.authority.games.unwatch(self.watching, self)
             self.watching = None
-            self.runtime.metrics.watched_games.set(self.runtime.service.tables.watched)
+            self.runtime.metrics.watched_games.set(self.runtime.authority.games.watched)
 
     async def _catch_up(self, game_id: str, audience: int | None, since: int | None) -> list[Outgoing]:
-        frames = await self.runtime.service.resume(game_id, audience, since)
+        frames = await self.runtime.authority.games.resume(game_id, audience, since)
         return self.session.caught_up(frames)
-
-    async def _submit(self, submit: Submit) -> Any:
-        started = time.perf_counter()
-        service = self.runtime.service
-        answer = await service.act(submit.game_id, submit.seat, submit.act)
-        copy = service.tables.get(submit.game_id).copy
-        game = copy.meta.config.game if copy is not None else "unknown"
-        outcome = "accepted" if answer.accepted else (answer.reason or "rejected")
-        self.runtime.metrics.action_answered(game, outcome, time.perf_counter() - started)
-        return answer

@@ -3,14 +3,14 @@
 Who decides. A house seat's decision is made by the process that committed the version
 where that decision began (a player's move, the start, a timeout, the house's own
 move): the commit hands it here, and the bot's action is played through
-:meth:`Service.act <packplay.server.service.Service.act>` like any client's, with the
+:meth:`Moves.act <packplay.server.play.moves.Moves.act>` like any client's, with the
 same validation and the same turn clock. The game's clock entry is due when a house
 decision has waited ``house_grace`` seconds, so that if that process dies first, the
 clock sweep of any other process makes the decision (the one whose claim on the entry
 wins; see :meth:`~packplay.server.store.Store.claim_clock`).
 
 What it sees. A process that plays a house seat follows the seat's audience as a
-connection does (a :class:`Follower` among the table's watchers): it keeps the frames
+connection does (a :class:`SeatFollower` among its local game's watchers): it keeps the frames
 a MessagePack client of that seat receives (updates, and the events message of a
 catch-up), and at decision time it renders the seat's whole view message. The bot is
 built afresh for each decision from those bytes, decoded by the protocol's codec, and
@@ -35,30 +35,29 @@ import hashlib
 import logging
 import multiprocessing
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import msgspec
 from redis.exceptions import RedisError
 
 from packplay.bots.budget import DEFAULT_SAMPLES, Budget
 from packplay.bots.registry import make_bot
-from packplay.table import decisions
-from packplay.table.decisions import Decision
+from packplay.server.play.errors import Refused
+from packplay.server.play.local_games import LocalGames
+from packplay.server.play.moves import Moves
+from packplay.server.settings import Settings
+from packplay.table import clocks, decisions
 from packplay.table.game_copy import GameCopy
 from packplay.table.records import GameMeta
 from packplay.table.rendering import Frames, whole_view
 from packplay_protocol import codec
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
-from packplay_protocol.rest import HouseBot
 from packplay_protocol.to_client import Events, GameOver, Update, ViewMessage
 from packplay_protocol.version import Encoding
-
-if TYPE_CHECKING:
-    from packplay.server.service import Service
 
 log = logging.getLogger(__name__)
 WIRE = Encoding.MSGPACK
@@ -72,27 +71,6 @@ INLINE = frozenset({"random", "first"})
 """Bots that decide in microseconds, on the event loop (the thread hop would cost more)."""
 _SETTLED = {RejectReason.STALE_VERSION.value, RejectReason.GAME_OVER.value, RejectReason.DUPLICATE.value}
 """Refusals that mean the decision was made or is no longer due (never the bot's fault)."""
-
-
-def name_of(bot: str) -> str:
-    """The player name the lobby shows for a house seat."""
-    return f"House ({bot})"
-
-
-def house_seats(meta: GameMeta) -> dict[int, HouseBot]:
-    """Seat -> bot of the game's house seats."""
-    return {house.seat: house.bot for house in meta.house}
-
-
-def wake(meta: GameMeta, tracked: Sequence[Decision], pending: Sequence[int], grace: float) -> float | None:
-    """When a clock sweep should next look at a game: the first pending seat's turn clock
-    running out, or a house decision overdue (None: nothing to look at)."""
-    times = []
-    if meta.clock is not None:
-        times += [tracked[seat].at + meta.clock for seat in pending]
-    house = house_seats(meta)
-    times += [tracked[seat].at + grace for seat in pending if seat in house]
-    return min(times) if times else None
 
 
 @dataclass(frozen=True)
@@ -155,8 +133,8 @@ def wire_act(action: Any, version: int, action_id: str) -> Act:
     return message
 
 
-class Follower:
-    """The frames one house seat has been sent: a watcher of its audience on the table."""
+class SeatFollower:
+    """The frames one house seat has been sent: a watcher of its audience on its local game."""
 
     __slots__ = ("frames", "house", "key", "over", "stale", "version")
 
@@ -195,10 +173,12 @@ class Follower:
 class House:
     """The house seats of the games this process plays; one per process."""
 
-    def __init__(self, service: Service) -> None:
-        self.service = service
-        self.settings = service.settings
-        self.followers: OrderedDict[tuple[str, int], Follower] = OrderedDict()
+    def __init__(self, moves: Moves, games: LocalGames, settings: Settings, now: Callable[[], float]) -> None:
+        self.moves = moves
+        self.games = games
+        self.settings = settings
+        self.now = now
+        self.followers: OrderedDict[tuple[str, int], SeatFollower] = OrderedDict()
         self.running: set[tuple[str, int, int]] = set()
         """Decisions being made here: (game, seat, version where the decision began)."""
         self._executor: Executor | None = None
@@ -237,7 +217,7 @@ class House:
 
     def committed(self, copy: GameCopy) -> None:
         """This process made ``copy``'s version: make each house decision that began there."""
-        house = house_seats(copy.meta)
+        house = copy.meta.house_bots()
         if not house:
             return
         if copy.status == "finished":
@@ -251,17 +231,8 @@ class House:
     def overdue(self, copy: GameCopy) -> list[tuple[int, int]]:
         """The house decisions of ``copy`` waiting longer than the grace and not being
         made here: (seat, version where each began)."""
-        house, now = house_seats(copy.meta), self.service.now()
-        found = []
-        for seat in copy.pending:
-            if seat not in house:
-                continue
-            since = copy.decisions[seat].since
-            if (copy.game_id, seat, since) in self.running:
-                continue
-            if copy.decisions[seat].at + self.settings.house_grace <= now:
-                found.append((seat, since))
-        return found
+        overdue = clocks.overdue_house(copy, self.now(), self.settings.house_grace)
+        return [(seat, since) for seat, since in overdue if (copy.game_id, seat, since) not in self.running]
 
     def take_over(self, game_id: str, overdue: list[tuple[int, int]]) -> None:
         for seat, since in overdue:
@@ -292,7 +263,7 @@ class House:
             except Exception:
                 log.exception("game %s: the house bot of seat %s failed; it plays its first action", *key[:2])
             else:
-                answer = await self.service.act(game_id, seat, act)
+                answer = await self.moves.act(game_id, seat, act)
                 if answer.accepted or answer.reason in _SETTLED:
                     return answer.accepted
                 log.warning(
@@ -308,57 +279,54 @@ class House:
             self.running.discard(key)
 
     async def _first_action(self, game_id: str, seat: int, since: int) -> bool:
-        table = self.service.tables.get(game_id)
-        async with table.lock:
+        game = self.games.get(game_id)
+        async with game.lock:
             try:
-                copy = await self.service.tables.ensure(table)
+                copy = await self.games.ensure(game)
             except LookupError:
                 return False
-            if not _faces(copy, seat, since):
+            if not clocks.faces(copy, seat, since):
                 return False
             first = decisions.default_action(copy.legal[seat])
             action = msgspec.convert(first, copy.engine.action_type)
             version = copy.version
         act = Act(action_id=f"house-{seat}-{since}-first", version=version, action=action)
-        return (await self.service.act(game_id, seat, act)).accepted
+        return (await self.moves.act(game_id, seat, act)).accepted
 
     async def inputs(self, game_id: str, seat: int, since: int) -> Inputs | None:
         """The seat's frames and view now, or None when the decision is no longer due."""
-        from packplay.server.service import ServiceError  # the service imports this module
-
-        service = self.service
         key = (game_id, seat)
         for _ in range(3):
             follower = self.followers.get(key)
             try:
                 if follower is None:
-                    follower = self.followers[key] = Follower(self, key)
+                    follower = self.followers[key] = SeatFollower(self, key)
                     self._evict()
-                    follower.take(await service.watch(game_id, follower, seat, since=0))
+                    follower.take(await self.games.watch(game_id, follower, seat, since=0))
                 elif follower.stale:
                     follower.stale = False
-                    follower.take(await service.resume(game_id, seat, follower.version))
-            except ServiceError:
+                    follower.take(await self.games.resume(game_id, seat, follower.version))
+            except Refused:  # the game is gone, or not started
                 self.let_go_later(key)
                 return None
             if follower.over:
                 return None  # the game ended (the follower is let go of)
             self.followers.move_to_end(key)
-            table = service.tables.get(game_id)
-            async with table.lock:
-                copy = table.copy
+            game = self.games.get(game_id)
+            async with game.lock:
+                copy = game.copy
                 if copy is None or follower.stale or follower.version != copy.version:
                     follower.stale = True
                     continue
-                if not _faces(copy, seat, since):
+                if not clocks.faces(copy, seat, since):
                     return None
-                view = codec.encode_plain(whole_view(table.doc(seat), copy.version), WIRE)
+                view = codec.encode_plain(whole_view(game.doc(seat), copy.version), WIRE)
                 return Inputs(
                     game_id=game_id,
                     seat=seat,
                     since=since,
                     version=copy.version,
-                    bot=house_seats(copy.meta)[seat],
+                    bot=copy.meta.house_bots()[seat],
                     seed=self._seed(copy.meta, seat, since),
                     budget=self._budget(copy.meta),
                     frames=tuple(follower.frames),
@@ -388,14 +356,4 @@ class House:
         """Stop following a house seat (its game is over, or it was played least recently)."""
         follower = self.followers.pop(key, None)
         if follower is not None:
-            self._spawn(self.service.tables.unwatch(key[0], follower))
-
-
-def _faces(copy: GameCopy, seat: int, since: int) -> bool:
-    """Whether ``seat`` still faces the decision that began at version ``since``."""
-    return (
-        copy.status == "active"
-        and seat in copy.pending
-        and seat < len(copy.decisions)
-        and copy.decisions[seat].since == since
-    )
+            self._spawn(self.games.unwatch(key[0], follower))

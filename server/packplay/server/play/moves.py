@@ -1,0 +1,146 @@
+"""Moves: one action of a seat applied to its game, once per action id, whatever the races.
+
+Any process may serve any game. A move is decided on this process's copy of the game
+(no read from Redis: :func:`packplay.table.decide.decide`) and committed with one script
+that compares and sets the version: two processes racing on one game never both win.
+The loser applies the entries it missed (the commit script returns them) and decides
+again: the action still applies when its seat faces the same decision as before (see
+:mod:`packplay.table.decisions`), else it is rejected as stale.
+
+Whoever needs to hear of a version this process made (the house, which decides its
+seats there; the tournaments, which record a result at once) subscribes with
+:meth:`Moves.on_commit`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from redis.exceptions import RedisError
+
+from packplay.server.play.errors import GameMissing, GameNotStarted
+from packplay.server.play.local_games import LocalGame, LocalGames
+from packplay.server.settings import Settings
+from packplay.server.store import Store, answer_field
+from packplay.table import clocks, decisions
+from packplay.table.decide import decide, rejected, same_or_duplicate, seat_limited
+from packplay.table.game_copy import GameCopy, Step, digest
+from packplay.table.records import Answer, Commit, Rate
+from packplay_protocol.errors import RejectReason
+from packplay_protocol.from_client import Act
+
+MAX_ATTEMPTS = 8
+Committed = Callable[[GameCopy], None]
+"""Told of each version this process made, with the copy at that version."""
+Answered = Callable[[str, str, float], None]
+"""Told of each client's action answered: the game, the outcome, the seconds it took."""
+
+
+class Moves:
+    """One per process: applies actions to the games it holds (see :class:`LocalGames`)."""
+
+    def __init__(self, store: Store, games: LocalGames, settings: Settings, now: Callable[[], float]) -> None:
+        self.store = store
+        self.games = games
+        self.settings = settings
+        self.now = now
+        self.seat_limit = Rate(settings.actions_per_second, settings.action_burst)
+        self._committed: list[Committed] = []
+        self.answered: Answered | None = None
+
+    def on_commit(self, hear: Committed) -> None:
+        """Tell ``hear`` of every version this process makes (a start, a move, a timeout)."""
+        self._committed.append(hear)
+
+    def made(self, copy: GameCopy) -> None:
+        """This process made ``copy``'s version: tell whoever listens."""
+        for hear in self._committed:
+            hear(copy)
+
+    async def submit(self, game_id: str, seat: int, act: Act) -> Answer:
+        """A client's action: :meth:`act`, its answer counted by game and outcome."""
+        started = time.perf_counter()
+        answer = await self.act(game_id, seat, act)
+        if self.answered is not None:
+            held = self.games.held(game_id)
+            game = held.copy.meta.config.game if held is not None and held.copy is not None else "unknown"
+            outcome = "accepted" if answer.accepted else (answer.reason or "rejected")
+            self.answered(game, outcome, time.perf_counter() - started)
+        return answer
+
+    async def act(self, game_id: str, seat: int, act: Act, timed_out: bool = False) -> Answer:
+        """Apply one action of ``seat``, once per action id, whatever the races."""
+        game = self.games.get(game_id)
+        action_digest = digest(act.action)
+        limit = None if timed_out else self.seat_limit
+        async with game.lock:
+            for _ in range(MAX_ATTEMPTS):
+                try:
+                    copy = await self.games.ensure(game)
+                except GameMissing:
+                    return rejected(RejectReason.NOT_FOUND, "no such game", 0)
+                except GameNotStarted:
+                    return rejected(RejectReason.NOT_STARTED, "the game is waiting for players", 0)
+                if act.version > copy.version:
+                    await self.games.catch_up(game)  # the client saw a version this copy has not yet
+                    copy = game.copy or copy
+                decided = decide(copy, seat, act, action_digest, self.now(), timed_out)
+                if isinstance(decided, Answer):
+                    return await self._remember(game_id, seat, act.action_id, decided, limit)
+                answer = await self._commit(game, copy, decided, limit)
+                if answer is not None:
+                    return answer
+        version = 0 if game.copy is None else game.copy.version
+        return rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", version)
+
+    def wake(self, copy: GameCopy, step: Step) -> float | None:
+        """When the clock sweep should look at the game after ``step`` (see :func:`clocks.wake`)."""
+        return clocks.wake(copy.meta, step.decisions, step.pending, self.settings.house_grace)
+
+    async def _commit(self, game: LocalGame, copy: GameCopy, step: Step, limit: Rate | None) -> Answer | None:
+        """Commit a step: the answer, or None when another version came first (decide again)."""
+        finished = step.status == "finished"
+        commit = Commit(
+            game_id=copy.game_id,
+            expected=copy.version,
+            status=step.status,
+            state=step.state_bytes,
+            decisions=decisions.encode(step.decisions),
+            entry=step.entry,
+            entry_bytes=step.entry_bytes,
+            ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
+            answer=step.answer,
+            deadline=None if finished else self.wake(copy, step),
+            limit=limit,
+        )
+        try:
+            result = await self.store.commit(commit)
+        except RedisError:
+            # Whether Redis applied it is unknown: read the game again before the next move.
+            # (A client told "unavailable" sends the action again and gets the true answer.)
+            game.let_go(keep_views=True)
+            raise
+        if result.outcome == "ok":
+            game.advance(step)
+            self.made(game.copy or copy)
+            return step.answer
+        if result.outcome == "duplicate" and result.previous is not None:
+            if result.previous.accepted and result.previous.version > copy.version:
+                await self.games.catch_up(game)  # it was applied, unseen here: bring watchers along
+            return same_or_duplicate(result.previous, step.answer.digest)
+        if result.outcome == "missing":
+            game.copy = None
+            return rejected(RejectReason.NOT_FOUND, "the game is gone", 0)
+        if result.outcome == "limited":
+            return seat_limited(result.wait, copy.version)
+        await self.games.catch_up(game, result.missed, result.version)
+        return None
+
+    async def _remember(
+        self, game_id: str, seat: int, action_id: str, answer: Answer, limit: Rate | None
+    ) -> Answer:
+        if not answer.digest or answer.accepted:
+            return answer
+        stored = await self.store.remember(game_id, seat, answer_field(seat, action_id), answer, limit)
+        return seat_limited(stored, answer.version) if isinstance(stored, int) else stored
