@@ -31,7 +31,7 @@ from typing import Any
 import websockets
 from bench_server import Seat, _moved_on, close_tables, open_tables, serve
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import RestClient, pending
 from packplay_protocol.codec import encode
 from packplay_protocol.from_client import Hello, Ping

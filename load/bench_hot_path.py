@@ -60,7 +60,7 @@ import httpx
 import psutil
 import redis
 
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from redis_topologies import LocalCluster

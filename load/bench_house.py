@@ -23,7 +23,7 @@ from typing import Any
 
 from bench_server import serve
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import RestClient, connect
 from packplay_clients.bots import RandomBot
 from packplay_protocol.to_client import Accepted, Pong

@@ -19,8 +19,8 @@ from collections.abc import Awaitable, Callable
 import redis.asyncio as aioredis
 import uvloop
 
-from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.redis_urls import connect
+from packplay.server.storage.embedded import EmbeddedRedis
+from packplay.server.storage.urls import connect
 
 
 async def _cpu_per(count: int, step: Callable[[], Awaitable[object]]) -> float:

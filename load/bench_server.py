@@ -33,8 +33,8 @@ from typing import IO
 import psutil
 import redis
 
-from packplay.server import keys
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
+from packplay.server.storage import keys
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 from packplay_clients import (
     Answer,
     ApiError,

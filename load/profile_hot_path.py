@@ -44,7 +44,8 @@ from typing import Any
 import redis
 from bench_hot_path import LOAD, Deployment, System, deployed, drive, systems, taskset
 
-from packplay.server import store
+from packplay.server.storage import games as store
+from packplay.server.storage.pipeline import Script
 
 PARTS: tuple[tuple[str, frozenset[str]], ...] = tuple(
     (part, frozenset(functions))
@@ -52,7 +53,7 @@ PARTS: tuple[tuple[str, frozenset[str]], ...] = tuple(
         ("rules: the action applied to the game's copy", ["GameCopy.step"]),
         ("views: the parts that changed, each seat's patch", ["HeldViews.change", "HeldViews.update"]),
         ("frames to this process's seats", ["Connection.deliver"]),
-        ("the commit's arguments and reply", ["Store.commit"]),
+        ("the commit's arguments and reply", ["GameStore.commit"]),
         ("writes to Redis (and Redis running meanwhile)", ["Pipeline._flush", "Link.exchange"]),
         (
             "set-up: games created (REST)",
@@ -97,9 +98,7 @@ def main_thread_parts(raw: str) -> Counter[str]:
 def script_names() -> dict[str, str]:
     """The store's scripts by SHA1, named as in the store (``_COMMIT``: commit)."""
     return {
-        value.sha: name.strip("_").lower()
-        for name, value in vars(store).items()
-        if isinstance(value, store.Script)
+        value.sha: name.strip("_").lower() for name, value in vars(store).items() if isinstance(value, Script)
     }
 
 

@@ -24,8 +24,8 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster
 
-from packplay.server import keys
-from packplay.server.embedded_redis import find_binary, free_port
+from packplay.server.storage import keys
+from packplay.server.storage.embedded import find_binary, free_port
 
 HOST = "127.0.0.1"
 READY_TIMEOUT = 30.0

@@ -20,7 +20,7 @@ import pytest
 import redis
 from redis_topologies import LocalCluster, backend
 
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 
 TestRedis = EmbeddedRedis | LocalCluster
 

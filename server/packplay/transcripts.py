@@ -30,8 +30,8 @@ import uvicorn
 
 from packplay.games.registry import get_game
 from packplay.server.app import create_app
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.settings import Settings
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import FirstBot, GameConnection, RestClient, connect_websocket
 from packplay_clients.transport import Frame, Transport
 from packplay_protocol.specgen import PROTOCOL_DIR

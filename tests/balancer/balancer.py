@@ -18,7 +18,7 @@ from pathlib import Path
 
 import httpx
 
-from packplay.server.embedded_redis import free_port
+from packplay.server.storage.embedded import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOYED = ROOT / "deploy" / "haproxy" / "haproxy.cfg"

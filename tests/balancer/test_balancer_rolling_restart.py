@@ -31,8 +31,8 @@ import pytest
 from balancer import Balancer, start_balancer
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
 from packplay.server.runtime import PROCESS_HEADER
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 from packplay_clients import GameConnection, RandomBot, RestClient, play
 from packplay_clients.connection import Answer
 from packplay_clients.errors import PackplayError

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 from support_servers import ServerProcess, redis_server, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 
 __all__ = ["redis_server", "server"]
 

@@ -8,7 +8,7 @@ import pytest
 from clients_tables import Connections
 from support_servers import ServerProcess, redis_server, spare_server, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 
 __all__ = ["connections", "redis_server", "server", "spare_server"]
 

@@ -21,7 +21,7 @@ from clients_tables import Connections
 from support_servers import ServerProcess as Server
 from support_servers import start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import Answer, Bot, FirstBot, GameConnection, RandomBot, RestClient
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.to_client import Rejected

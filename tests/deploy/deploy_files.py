@@ -21,7 +21,7 @@ import kubernetes_validate
 import redis
 import yaml
 
-from packplay.server.embedded_redis import find_binary, free_port
+from packplay.server.storage.embedded import find_binary, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

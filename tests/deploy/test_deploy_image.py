@@ -24,8 +24,8 @@ from docker.utils.build import exclude_paths
 from dockerfile_parse import DockerfileParser
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
 from packplay.server.settings import Settings
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 
 KEPT_OUT = (".venv", ".git", "node_modules", "tests", "load", "clients/js", ".pytest_cache", ".mypy_cache")
 CACHE_PARTS = ("__pycache__", ".mypy_cache", ".pytest_cache", ".ruff_cache", ".hypothesis", "node_modules")

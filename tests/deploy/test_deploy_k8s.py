@@ -31,9 +31,9 @@ from deploy_files import (
 )
 from support_servers import start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.runtime import DRAIN_TIMEOUT
 from packplay.server.settings import ENV_PREFIX, Settings
+from packplay.server.storage.embedded import EmbeddedRedis
 
 IMAGE = "ghcr.io/OWNER/packplay"
 UVICORN_GRACEFUL_SHUTDOWN = 10

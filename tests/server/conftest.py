@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from support_servers import ServerProcess, TestRedis, flush, redis_server, spare_server, start_server
 
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 
 __all__ = ["redis_server", "redis_url", "servers", "spare_server", "store"]
 QUICK = {"PACKPLAY_SEND_QUEUE": "64", "PACKPLAY_CLOCK_INTERVAL": "0.2", "PACKPLAY_HOUSE_GRACE": "1"}
@@ -25,8 +25,8 @@ def redis_url(redis_server: TestRedis) -> str:
 
 
 @pytest.fixture
-async def store(redis_url: str) -> AsyncIterator[Store]:
-    opened = Store.from_url(redis_url, process_id="this")
+async def store(redis_url: str) -> AsyncIterator[GameStore]:
+    opened = GameStore.from_url(redis_url, process_id="this")
     yield opened
     await opened.close()
 

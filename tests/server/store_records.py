@@ -1,4 +1,4 @@
-"""Records the store tests write straight to a Store: a game's meta, a started game, a commit."""
+"""Records the store tests write straight to a GameStore: a game's meta, a started game, a commit."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import time
 
 from packplay.games.base import GameConfig
 from packplay.server.play.ids import hash_token
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay.table.records import Answer, Commit, GameMeta, LogEntry, encode
 
 
@@ -31,7 +31,7 @@ def commit(expected: int, action_id: str = "", status: str = "active", seat: int
     )
 
 
-async def started(store: Store, cards: bytes = b"cards", dealt: bytes = b"state0") -> None:
+async def started(store: GameStore, cards: bytes = b"cards", dealt: bytes = b"state0") -> None:
     """Game ``g1`` created, both seats taken and started at version 0."""
     await store.create(meta(), ttl=60)
     for seat in range(2):

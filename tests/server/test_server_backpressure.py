@@ -13,7 +13,7 @@ import redis
 from server_client import Bot, Client, new_action_id, pick
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.to_client import Accepted, Rejected, Update

@@ -18,7 +18,7 @@ from websockets.frames import Frame, Opcode
 from zlib_ng import zlib_ng
 
 from packplay.server import protocols
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.codec import decode_server
 from packplay_protocol.to_client import ViewMessage, Welcome
 from packplay_protocol.version import API_PREFIX, Encoding

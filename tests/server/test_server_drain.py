@@ -18,8 +18,8 @@ from server_lobby import open_game
 from support_servers import ServerProcess, start_server
 from websockets.exceptions import ConnectionClosed
 
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.runtime import DRAIN_REASON, PROCESS_HEADER
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.errors import CloseCode
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import GameSnapshot

@@ -21,7 +21,7 @@ from server_client import Bot, Client, new_action_id, pick
 from server_lobby import fetch_replay, replayed_result
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CreatedGame

@@ -20,7 +20,7 @@ from server_client import Bot, Client, new_action_id
 from server_lobby import open_game
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.from_client import Act
 from packplay_protocol.games.mishra_factory import Take
 from packplay_protocol.rest import CreatedGame, SeatGrant

@@ -26,7 +26,7 @@ from server_client import Client, answered, new_action_id, pick
 from server_lobby import fetch_replay, open_game, replayed_result
 from support_servers import ServerProcess, start_server
 
-from packplay.server import keys
+from packplay.server.storage import keys
 from packplay_protocol.errors import ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Join
 from packplay_protocol.to_client import Accepted, Error, Rejected, Update, ViewMessage

@@ -20,12 +20,12 @@ import pytest
 from support_servers import ServerProcess, start_server
 
 from packplay.cards.catalog import load_catalog
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.play.lobby import Lobby
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.embedded import EmbeddedRedis
+from packplay.server.storage.games import GameStore
 from packplay_clients import RestClient, connect, play
 from packplay_clients.bots import FirstBot, RandomBot
 from packplay_protocol.rest import CreateGame, HouseBot, Replay
@@ -133,7 +133,7 @@ async def test_a_house_decision_its_process_never_made_is_made_by_another(
 ) -> None:
     """A process commits the start, where the house is pending, and makes nothing of it (as
     if it died at once): after the grace, a server process's clock sweep makes the decision."""
-    store = Store.from_url(redis_server.url, process_id="gone")
+    store = GameStore.from_url(redis_server.url, process_id="gone")
     settings = Settings(sandbox=True, house_grace=1.0)
     games = LocalGames(store, load_catalog)
     lobby = Lobby(store, games, Moves(store, games, settings, time.time), settings, load_catalog, time.time)

@@ -20,11 +20,11 @@ import msgspec
 import pytest
 from reachable import assert_no_hidden_facts
 
-from packplay.server import keys
 from packplay.server.play import house
 from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.games import GameStore
 from packplay.table import decisions
 from packplay_protocol import codec
 from packplay_protocol.from_client import Act
@@ -74,7 +74,7 @@ class Checker:
 async def test_the_house_decides_from_nothing_its_seat_may_not_see(
     redis_url: str, monkeypatch: pytest.MonkeyPatch, game: str, players: int, seats: tuple[int, ...]
 ) -> None:
-    store = Store.from_url(redis_url, process_id="one")
+    store = GameStore.from_url(redis_url, process_id="one")
     authority = Authority(store, Settings(sandbox=True))
     checker = Checker(authority)
     monkeypatch.setattr(house, "decide", checker)
@@ -112,7 +112,7 @@ async def test_the_house_decides_from_nothing_its_seat_may_not_see(
         await store.close()
 
 
-async def test_of_two_claims_on_a_due_clock_entry_one_wins(store: Store) -> None:
+async def test_of_two_claims_on_a_due_clock_entry_one_wins(store: GameStore) -> None:
     # An hour ahead: no server process sharing this Redis finds the entry due meanwhile.
     due = round(time.time()) + 3600.5
     await store.redis.zadd(keys.clocks(keys.shard_of("g1")), {"g1": due})

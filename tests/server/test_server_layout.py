@@ -16,10 +16,11 @@ import store_records as records
 from redis_topologies import HOST, start_node
 
 from packplay.games.base import GameConfig
-from packplay.server import keys
-from packplay.server.pipeline import NotReplicated, command_slot
-from packplay.server.redis_urls import RedisUrlError, connect, topology
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.errors import NotReplicated
+from packplay.server.storage.games import GameStore
+from packplay.server.storage.pipeline import command_slot
+from packplay.server.storage.urls import RedisUrlError, connect, topology
 from packplay.table.records import GameMeta, decode_entry
 
 # Ids drawn as the server draws them, from a fixed seed (the same on every test worker).
@@ -80,8 +81,8 @@ def test_the_url_says_which_topology() -> None:
 async def test_a_write_no_replica_acknowledges_fails_as_retryable_and_is_answered_when_sent_again(
     redis_url: str,
 ) -> None:
-    durable = Store.from_url(redis_url, process_id="this", replicas=1, replica_timeout=0.05)
-    plain = Store.from_url(redis_url, process_id="other")
+    durable = GameStore.from_url(redis_url, process_id="this", replicas=1, replica_timeout=0.05)
+    plain = GameStore.from_url(redis_url, process_id="other")
     try:
         await durable.prepare()
         meta = GameMeta(id="g1", config=GameConfig(game="day_night", players=2), seed=1, created=0.0)
@@ -100,10 +101,10 @@ async def test_a_durable_commit_reaches_the_other_processes_only_once_a_replica_
 ) -> None:
     master = start_node(tmp_path / "master")
     replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
-    durable = Store.from_url(
+    durable = GameStore.from_url(
         f"redis://{HOST}:{master.port}", process_id="this", replicas=1, replica_timeout=0.5
     )
-    other = Store.from_url(f"redis://{HOST}:{master.port}", process_id="other")
+    other = GameStore.from_url(f"redis://{HOST}:{master.port}", process_id="other")
     listener = other.redis.pubsub()
     try:
         await asyncio.to_thread(
@@ -141,8 +142,8 @@ async def test_a_version_no_replica_holds_is_read_by_no_durable_process(tmp_path
     master = start_node(tmp_path / "master")
     replica = start_node(tmp_path / "replica", "--replicaof", HOST, str(master.port))
     url = f"redis://{HOST}:{master.port}"
-    this = Store.from_url(url, process_id="this", replicas=1, replica_timeout=0.5)
-    other = Store.from_url(url, process_id="other", replicas=1, replica_timeout=0.5)
+    this = GameStore.from_url(url, process_id="this", replicas=1, replica_timeout=0.5)
+    other = GameStore.from_url(url, process_id="other", replicas=1, replica_timeout=0.5)
     try:
         await asyncio.to_thread(master.wait_replica_in_sync)
         await records.started(this)

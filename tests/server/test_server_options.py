@@ -17,7 +17,7 @@ from support_servers import ServerProcess
 from packplay.server.play.authority import Authority
 from packplay.server.play.errors import Refused
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CardRef, GameSnapshot, create_game
@@ -111,7 +111,7 @@ async def test_a_sandbox_game_deals_exactly_the_given_cards(servers: list[Server
 
 
 async def test_sandbox_options_need_a_sandbox_server(redis_url: str) -> None:
-    authority = Authority(Store.from_url(redis_url), Settings(sandbox=False))
+    authority = Authority(GameStore.from_url(redis_url), Settings(sandbox=False))
     with pytest.raises(Refused) as refused:
         await authority.lobby.create(create_game("mishra_factory", 2, seed=1))
     assert refused.value.code is ErrorCode.SANDBOX_DISABLED

@@ -11,7 +11,7 @@ import websockets
 from support_servers import ServerProcess, start_server
 from websockets.exceptions import InvalidStatus
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.codec import decode_server, encode
 from packplay_protocol.from_client import Hello
 from packplay_protocol.to_client import Welcome

@@ -15,8 +15,8 @@ from server_client import Client, answered, new_action_id, pick
 from server_lobby import open_game
 from support_servers import ServerProcess, TestRedis, start_server
 
-from packplay.server import keys
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.games import GameStore
 from packplay_protocol.from_client import Act, Ping
 
 PING_INTERVAL = 4
@@ -40,7 +40,7 @@ async def test_a_move_pubsub_dropped_reaches_the_other_process_seat(
     for seat, client in enumerate(seats):
         await client.connect(tokens[seat])
         await client.join(game_id)
-    store = Store.from_url(redis_server.url, process_id="test")
+    store = GameStore.from_url(redis_server.url, process_id="test")
     try:
         await store.pipeline.call("HDEL", keys.game(game_id), "watchers")  # nobody is sent the next entry
     finally:

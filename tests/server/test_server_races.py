@@ -13,7 +13,7 @@ from support_servers import ServerProcess
 
 from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import JoinSeat, create_game
@@ -110,7 +110,7 @@ async def test_many_processes_racing_through_a_whole_game_apply_each_decision_on
     # Twelve rival actions of one seat per decision: far beyond a seat's limit of actions,
     # lifted here (it is tested in test_server_limits).
     unlimited = Settings(actions_per_second=1e6, action_burst=1_000_000)
-    authorities = [Authority(Store.from_url(redis_url), unlimited) for _ in range(4)]
+    authorities = [Authority(GameStore.from_url(redis_url), unlimited) for _ in range(4)]
     lobby = authorities[0].lobby
     created = await lobby.create(create_game("wedding_planner", 3))
     for seat in range(3):

@@ -11,8 +11,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from packplay.server.pipeline import Pipeline, Script
-from packplay.server.redis_urls import connect
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.pipeline import Pipeline, Script
+from packplay.server.storage.urls import connect
 
 
 @pytest.fixture
@@ -37,7 +38,8 @@ async def test_each_call_of_a_batch_gets_its_own_reply_and_an_error_reply_fails_
     ]
     replies = await asyncio.gather(*calls, return_exceptions=True)
     assert replies[0] == b"OK"
-    assert isinstance(replies[1], ResponseError) and "WRONGTYPE" in str(replies[1])
+    assert isinstance(replies[1], StorageUnavailable) and isinstance(replies[1].__cause__, ResponseError)
+    assert "WRONGTYPE" in str(replies[1])
     assert replies[2:] == [b"one", b"value"]
     assert pipeline.round_trips == 1
 
@@ -50,8 +52,9 @@ async def test_a_script_is_loaded_on_first_use_then_run_by_its_digest(
     await client.script_flush()
     assert await pipeline.run(script, ["key"], ["arg"]) == [b"key", b"arg"]
     assert await client.script_exists(script.sha) == [True]
-    with pytest.raises(NoScriptError):
+    with pytest.raises(StorageUnavailable) as missing:
         await pipeline.call("EVALSHA", "0" * 40, 0)
+    assert isinstance(missing.value.__cause__, NoScriptError)
 
 
 async def test_a_connection_killed_by_the_server_fails_its_batch_and_the_next_call_reconnects(
@@ -61,8 +64,9 @@ async def test_a_connection_killed_by_the_server_fails_its_batch_and_the_next_ca
     waiting = asyncio.ensure_future(pipeline.call("BLPOP", "never", 4))
     await asyncio.sleep(0.2)  # the BLPOP is on its way
     assert await client.execute_command("CLIENT", "KILL", "SKIPME", "yes", "TYPE", "normal") >= 1
-    with pytest.raises(RedisError):
+    with pytest.raises(StorageUnavailable) as killed:
         await waiting
+    assert isinstance(killed.value.__cause__, RedisError)
     assert await pipeline.call("PING") == b"PONG"
 
 
@@ -73,8 +77,9 @@ async def test_a_batch_not_answered_in_time_fails_as_a_timeout_and_its_late_repl
     assert isinstance(client, aioredis.Redis)
     try:
         await client.rpush("late", "first")
-        with pytest.raises(RedisTimeoutError):
+        with pytest.raises(StorageUnavailable) as late:
             await pipeline.call("BLPOP", "nothing here", 2)  # answered (nil) after the deadline
+        assert isinstance(late.value.__cause__, RedisTimeoutError)
         # A fresh connection: the nil still due on the old one must not answer this call.
         assert await pipeline.call("LPOP", "late") == b"first"
         await asyncio.sleep(2)

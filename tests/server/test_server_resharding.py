@@ -15,8 +15,9 @@ import store_records as records
 from redis.exceptions import TryAgainError
 from redis_topologies import HOST, LocalCluster
 
-from packplay.server import keys
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.games import GameStore
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,7 @@ def cluster() -> Iterator[LocalCluster]:
 async def test_a_game_whose_slot_migrates_is_played_on_through_ask_redirections(
     cluster: LocalCluster,
 ) -> None:
-    store = Store.from_url(cluster.url, process_id="p")
+    store = GameStore.from_url(cluster.url, process_id="p")
     try:
         await records.started(store)  # game g1, at version 0
         slot = keys.slot(keys.game("g1"))
@@ -51,8 +52,9 @@ async def test_a_game_whose_slot_migrates_is_played_on_through_ask_redirections(
             # A script's keys are many, and some do not exist (a seat's limit, say): Redis
             # Cluster runs it on neither node until the slot is moved (TRYAGAIN). Sent again
             # a few times, it fails as any storage failure does (the client retries).
-            with pytest.raises(TryAgainError):
+            with pytest.raises(StorageUnavailable) as moving:
                 await store.commit(records.commit(0, "a1"))
+            assert isinstance(moving.value.__cause__, TryAgainError)
 
             for node in (taking, leaving):
                 node.execute_command("CLUSTER", "SETSLOT", slot, "NODE", taking_id)

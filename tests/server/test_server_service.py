@@ -13,11 +13,11 @@ import pytest
 from server_client import pick
 
 from packplay.games.base import Audience
-from packplay.server import keys
 from packplay.server.play.authority import Authority
 from packplay.server.play.errors import Refused
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.games import GameStore
 from packplay.table.game_copy import GameCopy
 from packplay.table.rendering import Frames
 from packplay_protocol import patch
@@ -31,7 +31,7 @@ SETTINGS = Settings(lobby_ttl=100, active_ttl=1000, finished_ttl=50)
 
 
 def _authority(redis_url: str, name: str) -> Authority:
-    return Authority(Store.from_url(redis_url, process_id=name), SETTINGS)
+    return Authority(GameStore.from_url(redis_url, process_id=name), SETTINGS)
 
 
 @pytest.fixture
@@ -447,7 +447,7 @@ class JoiningRecorder(Recorder):
                 super().deliver(later)
 
 
-class _PausedStore(Store):
+class _PausedStore(GameStore):
     """A store whose reads of a whole game wait, after Redis answered, until let go."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 import redis
 
-from packplay.server.embedded_redis import EmbeddedRedis, EmbeddedRedisError
 from packplay.server.main import private_dir, settings_from
 from packplay.server.runtime import Runtime
 from packplay.server.settings import SETTINGS_ENV, Settings, SettingsError
+from packplay.server.storage.embedded import EmbeddedRedis, EmbeddedRedisError
 
 
 def test_environment_variables_fill_typed_fields() -> None:

@@ -8,13 +8,13 @@ from dataclasses import replace
 
 import store_records as records
 
-from packplay.server import keys
 from packplay.server.play.ids import hash_token
-from packplay.server.store import Store
+from packplay.server.storage import keys
+from packplay.server.storage.games import GameStore
 from packplay.table.records import Answer, decode_entry, encode
 
 
-async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store) -> None:
+async def test_join_fills_seats_in_order_then_the_game_is_starting(store: GameStore) -> None:
     await store.create(records.meta(players=2), ttl=60)
     assert (await store.join("g1", hash_token("a"), "p", None, 60))[:3] == ("ok", 0, 1)
     assert (await store.join("g1", hash_token("b"), "p", 0, 60))[:3] == ("taken", -1, 0)
@@ -26,7 +26,7 @@ async def test_join_fills_seats_in_order_then_the_game_is_starting(store: Store)
     assert await store.seats("g1") == {0: (hash_token("a"), "p"), 1: (hash_token("b"), "bo")}
 
 
-async def test_a_game_is_started_once(store: Store) -> None:
+async def test_a_game_is_started_once(store: GameStore) -> None:
     await store.create(records.meta(), ttl=60)
     assert not await store.start(records.meta(), b"c", b"s", b"", None, ttl=60), "not full yet"
     for seat in range(2):
@@ -40,14 +40,14 @@ async def test_a_game_is_started_once(store: Store) -> None:
     assert await store.due_clocks(now=124.0) == [("g1", 123.0)]
 
 
-async def test_a_started_game_is_small_in_redis(store: Store) -> None:
+async def test_a_started_game_is_small_in_redis(store: GameStore) -> None:
     """Small fields in small structures: Redis keeps them in its compact encodings."""
     await records.started(store)
     for key in (keys.game("g1"), keys.seats("g1"), keys.setup("g1"), keys.log("g1")):
         assert await store.redis.object("encoding", key) in (b"listpack", b"ziplist", b"quicklist"), key
 
 
-async def test_tokens_are_stored_hashed_only(store: Store) -> None:
+async def test_tokens_are_stored_hashed_only(store: GameStore) -> None:
     await records.started(store)
     dump = b"".join(
         [
@@ -59,7 +59,7 @@ async def test_tokens_are_stored_hashed_only(store: Store) -> None:
     assert b"t0" not in dump and hash_token("t0").encode() in dump
 
 
-async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
+async def test_leave_frees_the_seat_before_start_only(store: GameStore) -> None:
     await store.create(records.meta(players=3), ttl=60)
     await store.join("g1", hash_token("a"), "p", None, 60)
     assert await store.leave("g1", 0, hash_token("wrong")) == "not_seated"
@@ -68,7 +68,7 @@ async def test_leave_frees_the_seat_before_start_only(store: Store) -> None:
     assert (await store.join("g1", hash_token("b"), "p", None, 60))[:3] == ("ok", 0, 1)
 
 
-async def test_open_games_are_listed_until_full(store: Store) -> None:
+async def test_open_games_are_listed_until_full(store: GameStore) -> None:
     await store.create(records.meta("g1"), ttl=60)
     await store.create(records.meta("g2"), ttl=60)
     await store.join("g2", hash_token("a"), "ann", None, 60)
@@ -83,7 +83,7 @@ async def test_open_games_are_listed_until_full(store: Store) -> None:
     assert await store.game_ids(None, False, 10) == ["g2"]
 
 
-async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
+async def test_commit_is_a_compare_and_set_on_the_version(store: GameStore) -> None:
     await records.started(store)
     ok = await store.commit(records.commit(0))
     assert (ok.outcome, ok.version) == ("ok", 1)
@@ -94,14 +94,14 @@ async def test_commit_is_a_compare_and_set_on_the_version(store: Store) -> None:
     assert snapshot is not None and (snapshot.version, snapshot.state) == (1, b"state1")
 
 
-async def test_concurrent_commits_on_one_version_let_exactly_one_win(store: Store) -> None:
+async def test_concurrent_commits_on_one_version_let_exactly_one_win(store: GameStore) -> None:
     await records.started(store)
     results = await asyncio.gather(*(store.commit(records.commit(0, action_id=f"a{i}")) for i in range(20)))
     assert [result.outcome for result in results].count("ok") == 1
     assert len(await store.entries("g1", -1)) == 1
 
 
-async def test_every_accepted_action_id_gets_its_stored_answer(store: Store) -> None:
+async def test_every_accepted_action_id_gets_its_stored_answer(store: GameStore) -> None:
     await records.started(store)
     first = await store.commit(records.commit(0, action_id="a1"))
     await store.commit(records.commit(1, action_id="a2"))
@@ -111,7 +111,7 @@ async def test_every_accepted_action_id_gets_its_stored_answer(store: Store) -> 
     assert (await store.load("g1")).version == 2  # type: ignore[union-attr]
 
 
-async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
+async def test_a_stored_refusal_blocks_its_action_id(store: GameStore) -> None:
     await records.started(store)
     refusal = Answer(accepted=False, version=0, reason="illegal_action", rule="MF-2", digest="d")
     assert await store.remember("g1", 0, "0:bad", refusal) == refusal
@@ -122,7 +122,7 @@ async def test_a_stored_refusal_blocks_its_action_id(store: Store) -> None:
 
 
 async def test_the_card_table_and_the_dealt_state_are_stored_packed_and_read_back_whole(
-    store: Store,
+    store: GameStore,
 ) -> None:
     cards = encode([[f"c{n:010x}", "MID", str(n), False, True] for n in range(32)])
     dealt = encode({"hands": [[f"c{n:010x}" for n in range(16)], [f"c{n:010x}" for n in range(16, 32)]]})
@@ -140,7 +140,7 @@ async def test_the_card_table_and_the_dealt_state_are_stored_packed_and_read_bac
     assert await store.dealt("g1") == dealt
 
 
-async def test_entries_read_the_log_from_a_version(store: Store) -> None:
+async def test_entries_read_the_log_from_a_version(store: GameStore) -> None:
     await records.started(store)
     for version in range(0, 5):
         await store.commit(records.commit(version))
@@ -151,9 +151,12 @@ async def test_entries_read_the_log_from_a_version(store: Store) -> None:
     assert entry == decode_entry(raw) and entry.action_id == "x4"
 
 
-async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: Store) -> None:
+async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(store: GameStore) -> None:
     await records.started(store)
-    other, third = Store(store.redis, store.pipeline, "other"), Store(store.redis, store.pipeline, "third")
+    other, third = (
+        GameStore(store.redis, store.pipeline, "other"),
+        GameStore(store.redis, store.pipeline, "third"),
+    )
     pubsub = store.redis.pubsub()
     shard = keys.shard_of("g1")
     channels = [keys.channel(shard, name) for name in ("other", "third", store.process_id)]
@@ -186,7 +189,7 @@ async def test_a_commit_sends_its_entry_to_the_other_watching_processes_only(sto
     await pubsub.aclose()
 
 
-async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> None:
+async def test_finished_game_keys_expire_with_the_commit_ttl(store: GameStore) -> None:
     await records.started(store)
     await store.load("g1", watch=True)
     await store.remember("g1", 0, "0:r", Answer(accepted=False, version=0, digest="d"))
@@ -195,7 +198,9 @@ async def test_finished_game_keys_expire_with_the_commit_ttl(store: Store) -> No
         assert 0 < await store.redis.ttl(key) <= 30, key
 
 
-async def test_a_commit_gives_the_keys_their_time_again_only_when_half_of_it_is_gone(store: Store) -> None:
+async def test_a_commit_gives_the_keys_their_time_again_only_when_half_of_it_is_gone(
+    store: GameStore,
+) -> None:
     """A started game's keys all have a time to live (its answers hash included); a move sets
     none while more than half of it is left, and sets every key's once less is."""
     await records.started(store)
@@ -222,7 +227,7 @@ async def test_a_commit_gives_the_keys_their_time_again_only_when_half_of_it_is_
         assert 55 < await store.redis.ttl(key) <= 60, key
 
 
-async def test_clock_deadline_is_indexed_and_cleared(store: Store) -> None:
+async def test_clock_deadline_is_indexed_and_cleared(store: GameStore) -> None:
     await records.started(store)
     await store.commit(replace(records.commit(0), deadline=100.0))
     assert await store.due_clocks(now=101.0) == [("g1", 100.0)]
@@ -231,7 +236,7 @@ async def test_clock_deadline_is_indexed_and_cleared(store: Store) -> None:
     assert await store.due_clocks(now=101.0) == []
 
 
-async def test_the_commands_of_one_loop_turn_travel_in_one_round_trip(store: Store) -> None:
+async def test_the_commands_of_one_loop_turn_travel_in_one_round_trip(store: GameStore) -> None:
     await records.started(store)
     before = store.pipeline.round_trips
     replies = await asyncio.gather(

@@ -13,8 +13,8 @@ from pathlib import Path
 import redis.asyncio as aioredis
 from support_servers import ServerProcess, start_server
 
-from packplay.server import keys
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage import keys
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import RandomBot, RestClient, Servers, play_tournament
 from packplay_protocol.to_client import ViewMessage
 from packplay_protocol.tournaments import MyTable

@@ -12,7 +12,7 @@ import pytest
 from server_client import Client
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import RandomBot, RestClient, Servers, TournamentFeed, play_tournament
 from packplay_clients.errors import ServerError
 from packplay_protocol.errors import ErrorCode

@@ -10,19 +10,19 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from packplay.server import keys
-from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
-from packplay.server.store import Store
-from packplay.server.tournament_service import TournamentService
-from packplay.server.tournament_store import (
+from packplay.server.storage import keys
+from packplay.server.storage.embedded import EmbeddedRedis
+from packplay.server.storage.games import GameStore
+from packplay.server.storage.tournaments import (
     PlayerRecord,
     TournamentConfig,
     TournamentMeta,
     TournamentStore,
     encode,
 )
+from packplay.server.tournament_service import TournamentService
 from packplay.tournaments import Result, Round, Table
 from packplay_protocol.tournaments import CreateTournament, RegisterPlayer
 
@@ -63,7 +63,7 @@ def private_url(own_redis: EmbeddedRedis) -> str:
 
 @pytest.fixture
 async def tstore(private_url: str) -> AsyncIterator[TournamentStore]:
-    store = Store.from_url(private_url, process_id="this")
+    store = GameStore.from_url(private_url, process_id="this")
     yield TournamentStore(store.pipeline)
     await store.close()
 
@@ -188,7 +188,7 @@ async def processes(private_url: str) -> AsyncIterator[tuple[list[TournamentServ
     clock = Clock()
     made = []
     for name in ("one", "two"):
-        store = Store.from_url(private_url, process_id=name)
+        store = GameStore.from_url(private_url, process_id=name)
         authority = Authority(store, SETTINGS, now=clock)
         made.append(TournamentService(TournamentStore(store.pipeline), authority, SETTINGS, name, now=clock))
     yield made, clock

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 from support_servers import ServerProcess, start_server
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay.server.web import public_url, web_folder
 from packplay_protocol import rules
 from packplay_protocol.asyncapi import asyncapi_document

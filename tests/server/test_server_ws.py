@@ -14,7 +14,7 @@ from server_lobby import open_game
 from support_servers import ServerProcess, start_server
 from websockets.exceptions import ConnectionClosed
 
-from packplay.server.embedded_redis import EmbeddedRedis
+from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.codec import decode_server
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Hello, Join, Ping

@@ -6,7 +6,6 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from redis.exceptions import RedisError
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -18,6 +17,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from packplay.server import routes, web, ws
 from packplay.server.runtime import Runtime
 from packplay.server.settings import Settings
+from packplay.server.storage.errors import StorageUnavailable
 from packplay_protocol.version import WS_PATH
 
 log = logging.getLogger(__name__)
@@ -59,7 +59,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
         lifespan=lifespan,
         exception_handlers={
             HTTPException: routes.http_problem,
-            RedisError: routes.unavailable_problem,
+            StorageUnavailable: routes.unavailable_problem,
             ClientDisconnect: routes.client_gone,
             Exception: routes.internal_problem,
         },

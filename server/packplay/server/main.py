@@ -22,9 +22,9 @@ from pathlib import Path
 
 import uvicorn
 
-from packplay.server.embedded_redis import EmbeddedRedis, default_dir
 from packplay.server.logs import logging_config
 from packplay.server.settings import SETTINGS_ENV, Settings, SettingsError
+from packplay.server.storage.embedded import EmbeddedRedis, default_dir
 
 CLI_FIELDS = ("host", "port", "workers", "redis_url", "redis_dir", "in_memory", "sandbox", "log_format")
 

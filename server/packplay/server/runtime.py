@@ -22,18 +22,17 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any, Protocol
 
-from redis.exceptions import RedisError
-
 from packplay.server.collector import collector
-from packplay.server.embedded_redis import EmbeddedRedis
-from packplay.server.fanout import Fanout
 from packplay.server.metrics import Metrics
 from packplay.server.play.authority import Authority
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.embedded import EmbeddedRedis
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.fanout import Fanout
+from packplay.server.storage.games import GameStore
+from packplay.server.storage.tournaments import TournamentStore
 from packplay.server.tournament_feed import TournamentFeeds
 from packplay.server.tournament_service import TournamentService
-from packplay.server.tournament_store import TournamentStore
 from packplay.server.write_batch import WriteBatch
 from packplay_protocol.errors import CloseCode
 from packplay_protocol.limits import Limits
@@ -98,7 +97,7 @@ class Runtime:
         self._clock_task: asyncio.Task[None] | None = None
         self._watchdog_task: asyncio.Task[None] | None = None
         self._tournament_task: asyncio.Task[None] | None = None
-        self.store: Store
+        self.store: GameStore
         self.authority: Authority
         self.fanout: Fanout
         self.tournaments: TournamentService
@@ -112,7 +111,7 @@ class Runtime:
             url = self._embedded.url
             log.info("started a private Redis-compatible server at %s", url)
         settings = self.settings
-        self.store = Store.from_url(
+        self.store = GameStore.from_url(
             url,
             process_id=self.process_id,
             connections=settings.redis_connections,
@@ -239,7 +238,7 @@ class Runtime:
     async def ready(self) -> dict[str, bool]:
         try:
             redis_ok = await asyncio.wait_for(self.store.ping(), 1.0)
-        except (RedisError, OSError, TimeoutError):
+        except (StorageUnavailable, OSError, TimeoutError):
             redis_ok = False
         return {"redis": redis_ok, "accepting": self.accepting}
 
@@ -264,7 +263,7 @@ class Runtime:
         """One pass of the quiet-game check; whatever fails, the watchdog goes on."""
         try:
             caught_up = await self.authority.games.check_quiet(QUIET_GAME_SECONDS)
-        except (RedisError, OSError, TimeoutError) as error:
+        except (StorageUnavailable, OSError, TimeoutError) as error:
             log.warning("quiet games not checked: %s", error)
         except Exception:
             log.exception("quiet games not checked")
@@ -278,7 +277,7 @@ class Runtime:
             try:
                 played = await self.authority.clocks.expire()
                 self.metrics.clock_timeouts.inc(played)
-            except (RedisError, OSError) as error:
+            except (StorageUnavailable, OSError) as error:
                 log.warning("turn clocks skipped: %s", error)
 
     async def _tournaments(self) -> None:
@@ -286,7 +285,7 @@ class Runtime:
         while await self._pause(self.settings.tournament_interval):
             try:
                 await self.tournaments.tick()
-            except (RedisError, OSError) as error:
+            except (StorageUnavailable, OSError) as error:
                 log.warning("tournaments skipped: %s", error)
             except Exception:
                 log.exception("tournament runner failed; trying again next tick")

@@ -2,8 +2,8 @@
 pairings and standings, over their WebSocket.
 
 A step that changes a tournament is announced on the tournament's channel by whichever
-process wrote it (:meth:`packplay.server.tournament_store.TournamentStore.announce`);
-every process subscribes to all those channels (:mod:`packplay.server.fanout`). A
+process wrote it (:meth:`packplay.server.storage.tournaments.TournamentStore.announce`);
+every process subscribes to all those channels (:mod:`packplay.server.storage.fanout`). A
 notice only says that the tournament changed: the process reads it again (one read of
 the whole event and one of the current round's seats, however many notices came
 meanwhile) and tells each follower what differs from what it was last told. A
@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import msgspec
-from redis.exceptions import RedisError
 
+from packplay.server.storage.errors import StorageUnavailable
 from packplay.server.tournament_service import (
     TournamentService,
     pairings_of,
@@ -139,7 +139,7 @@ class TournamentFeeds:
             waiting, feed.waiting = feed.waiting, []
             try:
                 await self._pass(feed)
-            except (RedisError, OSError) as error:
+            except (StorageUnavailable, OSError) as error:
                 log.warning(
                     "tournament %s could not be read for its followers: %s", feed.tournament_id, error
                 )

@@ -6,7 +6,7 @@ running tournament it creates the games of the current round that have none yet 
 taken, one token per seat, handed to each player through ``getMyTable``), records the
 result of every table whose game is over, and once every table of the round has one,
 pairs the next round at once, or finishes the event. Each of these steps is written by
-one script of :mod:`packplay.server.tournament_store`, so two processes doing the same
+one script of :mod:`packplay.server.storage.tournaments`, so two processes doing the same
 step do it once, and a process killed between steps leaves nothing half done.
 
 Every write that changes what a follower sees (a registration, a drop, the start, a
@@ -35,7 +35,7 @@ from packplay.server.play.authority import Authority
 from packplay.server.play.errors import Refused
 from packplay.server.play.ids import hash_token, new_id
 from packplay.server.settings import Settings
-from packplay.server.tournament_store import (
+from packplay.server.storage.tournaments import (
     Entry,
     PlayerRecord,
     TournamentConfig,

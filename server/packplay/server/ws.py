@@ -20,7 +20,6 @@ from collections import deque
 from collections.abc import Coroutine
 from typing import Any, cast
 
-from redis.exceptions import RedisError
 from starlette.types import Message, Receive, Scope, Send
 
 from packplay.server.play.errors import Refused
@@ -39,6 +38,7 @@ from packplay.server.session import (
     Submit,
     Watch,
 )
+from packplay.server.storage.errors import StorageUnavailable
 from packplay.table.rendering import Frames
 from packplay_protocol.codec import decode_client, encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
@@ -454,7 +454,7 @@ class Connection:
             return await self._request(effect)
         except Refused as error:
             return self.session.failed(error.code, error.detail)
-        except (RedisError, OSError, TimeoutError) as error:
+        except (StorageUnavailable, OSError, TimeoutError) as error:
             log.warning("storage failed during %s: %s", type(effect).__name__, error)
             return self._unavailable(effect)
         except Exception:

@@ -17,7 +17,7 @@ from packplay.server.play.lobby import Lobby
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 
 
 class Authority:
@@ -25,7 +25,7 @@ class Authority:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         settings: Settings,
         catalog: Callable[[], Catalog] = load_catalog,
         now: Callable[[], float] = time.time,

@@ -16,7 +16,7 @@ from packplay.server.play.house import House
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay.table import clocks
 from packplay_protocol.errors import RejectReason
 
@@ -28,7 +28,7 @@ class Clocks:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         games: LocalGames,
         moves: Moves,
         house: House,

@@ -12,11 +12,11 @@ from typing import Any
 import msgspec
 
 from packplay.games.base import Audience, events_for
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay.table.game_copy import GameCopy, decode_state
 
 
-async def events_between(store: Store, copy: GameCopy, since: int, audience: Audience) -> list[Any]:
+async def events_between(store: GameStore, copy: GameCopy, since: int, audience: Audience) -> list[Any]:
     """The events ``audience`` may see of the versions after ``since``, up to the copy's."""
     engine = copy.engine
     dealt = await store.dealt(copy.game_id)

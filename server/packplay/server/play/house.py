@@ -7,7 +7,7 @@ move): the commit hands it here, and the bot's action is played through
 same validation and the same turn clock. The game's clock entry is due when a house
 decision has waited ``house_grace`` seconds, so that if that process dies first, the
 clock sweep of any other process makes the decision (the one whose claim on the entry
-wins; see :meth:`~packplay.server.store.Store.claim_clock`).
+wins; see :meth:`~packplay.server.storage.games.GameStore.claim_clock`).
 
 What it sees. A process that plays a house seat follows the seat's audience as a
 connection does (a :class:`SeatFollower` among its local game's watchers): it keeps the frames
@@ -41,7 +41,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import msgspec
-from redis.exceptions import RedisError
 
 from packplay.bots.budget import DEFAULT_SAMPLES, Budget
 from packplay.bots.registry import make_bot
@@ -49,6 +48,7 @@ from packplay.server.play.errors import Refused
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
+from packplay.server.storage.errors import StorageUnavailable
 from packplay.table import clocks, decisions
 from packplay.table.game_copy import GameCopy
 from packplay.table.records import GameMeta
@@ -271,7 +271,7 @@ class House:
                     game_id, seat, answer.message,
                 )  # fmt: skip
             return await self._first_action(game_id, seat, since)
-        except (RedisError, OSError) as error:
+        except (StorageUnavailable, OSError) as error:
             # Redis is away: the game's clock entry brings a sweep back to this decision.
             log.warning("game %s: the house decision of seat %s waits for Redis: %s", game_id, seat, error)
             return False

@@ -31,7 +31,7 @@ from packplay.server.play.ids import hash_token, new_id, new_token
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay.table import clocks, decisions, rendering
 from packplay.table.game_copy import GameCopy, decode_state, encode_cards
 from packplay.table.records import GameMeta, GameRow, Rate, Status
@@ -86,7 +86,7 @@ class Lobby:
 
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         games: LocalGames,
         moves: Moves,
         settings: Settings,

@@ -29,7 +29,7 @@ from packplay.games.base import Audience, RuleError
 from packplay.games.registry import get_game
 from packplay.server.play import history
 from packplay.server.play.errors import GameMissing, GameNotStarted, Refused
-from packplay.server.store import Store
+from packplay.server.storage.games import GameStore
 from packplay.table import rendering
 from packplay.table.game_copy import GameCopy, Step
 from packplay.table.records import LogEntry, Snapshot, decode_entry
@@ -173,7 +173,7 @@ class LocalGames:
     """Every game of this process; the store is the only way to fill them."""
 
     def __init__(
-        self, store: Store, catalog: Callable[[], Catalog], idle_limit: int = 10_000, catch_up: int = 64
+        self, store: GameStore, catalog: Callable[[], Catalog], idle_limit: int = 10_000, catch_up: int = 64
     ) -> None:
         self.store = store
         self._catalog = catalog

@@ -17,12 +17,11 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from redis.exceptions import RedisError
-
 from packplay.server.play.errors import GameMissing, GameNotStarted
 from packplay.server.play.local_games import LocalGame, LocalGames
 from packplay.server.settings import Settings
-from packplay.server.store import Store, answer_field
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.games import GameStore, answer_field
 from packplay.table import clocks, decisions
 from packplay.table.decide import decide, rejected, same_or_duplicate, seat_limited
 from packplay.table.game_copy import GameCopy, Step, digest
@@ -40,7 +39,9 @@ Answered = Callable[[str, str, float], None]
 class Moves:
     """One per process: applies actions to the games it holds (see :class:`LocalGames`)."""
 
-    def __init__(self, store: Store, games: LocalGames, settings: Settings, now: Callable[[], float]) -> None:
+    def __init__(
+        self, store: GameStore, games: LocalGames, settings: Settings, now: Callable[[], float]
+    ) -> None:
         self.store = store
         self.games = games
         self.settings = settings
@@ -116,7 +117,7 @@ class Moves:
         )
         try:
             result = await self.store.commit(commit)
-        except RedisError:
+        except StorageUnavailable:
             # Whether Redis applied it is unknown: read the game again before the next move.
             # (A client told "unavailable" sends the action again and gets the true answer.)
             game.let_go(keep_views=True)

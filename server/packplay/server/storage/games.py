@@ -1,6 +1,6 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
-A game is six keys (see :func:`packplay.server.keys.game_keys`): a hash of its status,
+A game is six keys (see :func:`packplay.server.storage.keys.game_keys`): a hash of its status,
 version, decisions, deadline, its keys' lifetime, its seats' limits of actions and the
 processes watching it; its set-up (its meta, and its card table packed, each card by its
 catalog identity); its current state; a hash of its taken seats; its log, a list with one
@@ -8,11 +8,11 @@ entry per version (the action that made it; entry 0 holds the dealt state, packe
 of the answers given to action ids. Every change of version goes through one Lua script
 that compares and sets the version, appends the entry, records the seat's answer and sends
 the entry to the other watching processes, all at once (when writes wait for replicas, the
-entry is sent once they hold it: :meth:`Store.commit`).
-Every command travels in the process's :class:`~packplay.server.pipeline.Pipeline`.
+entry is sent once they hold it: :meth:`GameStore.commit`).
+Every command travels in the process's :class:`~packplay.server.storage.pipeline.Pipeline`.
 
 Every script touches the keys of one shard only (one hash slot; see
-:mod:`packplay.server.keys`): the game's own and its shard's indexes and channels, so
+:mod:`packplay.server.storage.keys`): the game's own and its shard's indexes and channels, so
 the same scripts run on one Redis and on a Redis Cluster.
 """
 
@@ -27,8 +27,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
-from packplay.server import keys, redis_urls
-from packplay.server.pipeline import Observer, Pipeline, Script
+from packplay.server.storage import keys, scripts, urls
+from packplay.server.storage.pipeline import Observer, Pipeline
 from packplay.table.records import (
     Answer,
     Commit,
@@ -86,398 +86,24 @@ def unpack(stored: bytes) -> bytes:
     return zlib.decompress(stored) if stored[:1] == _ZLIB_HEADER else stored
 
 
-# Every script takes the game's keys in the order of keys.game_keys:
-# 1 game, 2 setup, 3 state, 4 seats, 5 log, 6 answers; then keys of the game's shard.
-GAME_KEYS = len(keys.game_keys(""))
-
-# The indexes (lobbies, started games, clocks) are sorted sets per shard. So that each
-# ends with its games, an entry of the lobby and game indexes is scored with a time (Redis's
-# clock) its game's keys cannot outlive, entries past it are dropped whenever the index is
-# written, and every index key lives at least as long as the games written to it (at most twice
-# as long: extending a key's life on every write would cost a command per move).
-_INDEXES = """
-local function now()
-  local time = redis.call('TIME')
-  return tonumber(time[1]) + tonumber(time[2]) / 1000000
-end
-local function keep(key, ttl)
-  if redis.call('PTTL', key) < ttl * 1000 then redis.call('PEXPIRE', key, ttl * 2000) end
-end
-local function index(key, id, ttl)
-  local at = now()
-  redis.call('ZREMRANGEBYSCORE', key, '-inf', at)
-  redis.call('ZADD', key, at + ttl, id)
-  keep(key, ttl)
-end
-local function touch(key, id, ttl)
-  local at, score = now(), redis.call('ZSCORE', key, id)
-  if not score or tonumber(score) < at + ttl then index(key, id, 2 * ttl) end
-end
-"""
-
-# Under PACKPLAY_REDIS_REPLICAS a read whose reply reaches clients (a game loaded, its log
-# read on) rewrites the game's version as it stands. WAIT counts only a connection's own
-# writes, so the rewrite makes the batch's WAIT cover every write before it, other processes'
-# too: no process shows its seats a version the replicas do not hold (one a failover would
-# undo), and a master that lost its replicas (one restarted after a failover, not yet turned
-# into a replica) answers no read of a game.
-_BARRIER = """
-local function barrier(game)
-  local version = redis.call('HGET', game, 'version')
-  if version then redis.call('HSET', game, 'version', version) end
-end
-"""
-
-# A limit (a seat's actions, a client's new games) is one key holding the time (Redis's clock,
-# ms) at which its allowance is whole again (the generic cell rate algorithm): a unit passes
-# while that time is at most ``burst - 1`` intervals away, and moves it one interval on. The
-# key expires when the allowance is whole: an idle limit holds nothing.
-_LIMITS = """
-local function limited(key, interval, burst)
-  local time = redis.call('TIME')
-  local at = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  local full = math.max(tonumber(redis.call('GET', key) or '0'), at)
-  local wait = full - at - interval * (burst - 1)
-  if wait > 0 then return math.ceil(wait) end
-  redis.call('SET', key, full + interval, 'PX', math.ceil(full + interval - at))
-  return 0
-end
-"""
-
-# A started game's keys live ``ttl`` seconds from when they were last given it, a time the game
-# hash keeps ('expires', Redis's clock). A commit gives them their time again only once less
-# than half of it is left (or when the game ends, for the finished games' time): a command per
-# key once in days rather than on every move. Its answers hash exists from the start (its
-# field '' holds nothing) so that every key of the game has a time.
-_LIFETIMES = f"""
-local function live(at, ttl)
-  for i = 1, {GAME_KEYS} do redis.call('EXPIRE', KEYS[i], ttl) end
-  return math.floor(at + ttl)
-end
-"""
-
-# KEYS: the game's, then the shard's open-games index and that of its game type
-# ARGV: meta, game name, players, ttl, game id, hashed invite code ('': a listed game),
-#       then per seat taken at once: seat, hashed token, name
-_CREATE = Script(
-    _INDEXES
-    + """
-redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'lobby', 'version', -1,
-  'deadline', '')
-if ARGV[6] ~= '' then redis.call('HSET', KEYS[1], 'invite', ARGV[6]) end
-redis.call('RPUSH', KEYS[2], ARGV[1])
-for i = 7, #ARGV, 3 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1], 'n' .. ARGV[i], ARGV[i + 2]) end
-for i = 1, 2 do redis.call('EXPIRE', KEYS[i], ARGV[4]) end
-if #ARGV > 6 then redis.call('EXPIRE', KEYS[4], ARGV[4]) end
-if ARGV[6] == '' then for i = 7, 8 do index(KEYS[i], ARGV[5], tonumber(ARGV[4])) end end
-return 'ok'
-"""
-)
-
-# KEYS: the game's, then the shard's clocks and started-games index
-# ARGV: meta, game name, players, ttl, game id, cards (packed), state, decisions, deadline,
-#       the state packed (entry 0 of the log), then per seat: hashed token, name
-_CREATE_SEATED = Script(
-    _INDEXES
-    + _LIFETIMES
-    + """
-redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'active', 'version', 0,
-  'decisions', ARGV[8], 'deadline', ARGV[9])
-redis.call('RPUSH', KEYS[2], ARGV[1], ARGV[6])
-redis.call('SET', KEYS[3], ARGV[7])
-for i = 11, #ARGV, 2 do
-  local seat = (i - 11) / 2
-  redis.call('HSET', KEYS[4], seat, ARGV[i], 'n' .. seat, ARGV[i + 1])
-end
-redis.call('RPUSH', KEYS[5], ARGV[10])
-redis.call('HSET', KEYS[6], '', '')
-if ARGV[9] ~= '' then
-  redis.call('ZADD', KEYS[7], ARGV[9], ARGV[5])
-  keep(KEYS[7], tonumber(ARGV[4]))
-end
-index(KEYS[8], ARGV[5], tonumber(ARGV[4]))
-redis.call('HSET', KEYS[1], 'expires', live(now(), tonumber(ARGV[4])))
-return 'ok'
-"""
-)
-
-# KEYS: the game's, then the shard's open-games index
-# ARGV: hashed token, seat (-1: the first free), ttl, game id, name, prefix of the shard's
-#       open-games index of one game type, hashed invite code ('': none given)
-_JOIN = Script(
-    _INDEXES
-    + """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return {'missing'} end
-if status ~= 'lobby' then return {'started'} end
-local invite = redis.call('HGET', KEYS[1], 'invite')
-if invite and invite ~= ARGV[7] then return {ARGV[7] == '' and 'invite_required' or 'bad_invite'} end
-local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
-local seat = tonumber(ARGV[2])
-if seat < 0 then
-  for s = 0, players - 1 do
-    if redis.call('HEXISTS', KEYS[4], s) == 0 then seat = s break end
-  end
-  if seat < 0 then return {'full'} end
-elseif seat >= players then return {'no_seat'}
-elseif redis.call('HEXISTS', KEYS[4], seat) == 1 then return {'taken'} end
-redis.call('HSET', KEYS[4], seat, ARGV[1], 'n' .. seat, ARGV[5])
-local taken = redis.call('HLEN', KEYS[4]) / 2
-local lobby = ARGV[6] .. redis.call('HGET', KEYS[1], 'game')
-if taken == players then
-  redis.call('HSET', KEYS[1], 'status', 'starting')
-  redis.call('ZREM', KEYS[7], ARGV[4])
-  redis.call('ZREM', lobby, ARGV[4])
-elseif not invite then
-  index(KEYS[7], ARGV[4], tonumber(ARGV[3]))
-  index(lobby, ARGV[4], tonumber(ARGV[3]))
-end
-for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
-return {'ok', tostring(seat), tostring(taken), redis.call('LINDEX', KEYS[2], 0)}
-"""
-)
-
-_LEAVE = Script("""
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 'missing' end
-if status ~= 'lobby' then return 'started' end
-if redis.call('HGET', KEYS[4], ARGV[1]) ~= ARGV[2] then return 'not_seated' end
-redis.call('HDEL', KEYS[4], ARGV[1], 'n' .. ARGV[1])
-return 'ok'
-""")
-
-# The processes watching a game are a field of its hash, 'watchers': their ids separated by
-# spaces. A set of their own would cost a key per game (80 bytes on Valkey 8, 230 on Redis 7.0)
-# for what is nearly always one or two short ids. (From four watching processes on, the field is longer
-# than a listpack value may be, and Redis stores that game's hash as a table: the bytes a
-# set would have cost.)
-_WATCHERS = """
-local function watch(game, process)
-  local list = redis.call('HGET', game, 'watchers')
-  if not list or list == '' then
-    redis.call('HSET', game, 'watchers', process)
-  elseif not string.find(' ' .. list .. ' ', ' ' .. process .. ' ', 1, true) then
-    redis.call('HSET', game, 'watchers', list .. ' ' .. process)
-  end
-end
-"""
-
-# ARGV: this process's id to join the watchers with, or ''; '1' for a barrier (see _BARRIER)
-_LOAD = Script(
-    _BARRIER
-    + _WATCHERS
-    + """
-if ARGV[2] == '1' then barrier(KEYS[1]) end
-if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then watch(KEYS[1], ARGV[1]) end
-return {redis.call('HGETALL', KEYS[1]), redis.call('LRANGE', KEYS[2], 0, 1), redis.call('GET', KEYS[3]),
-  redis.call('HLEN', KEYS[4])}
-"""
-)
-
-# The log read behind a barrier. KEYS: the game's hash, its log. ARGV: the first and last index
-_ENTRIES = Script(
-    _BARRIER
-    + """
-barrier(KEYS[1])
-return redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2])
-"""
-)
-
-# ARGV: this process's id
-_WATCH = Script(
-    _WATCHERS
-    + """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 'missing' end
-watch(KEYS[1], ARGV[1])
-return version
-"""
-)
-
-# KEYS: the game's hash. ARGV: this process's id
-_UNWATCH = Script("""
-local list = redis.call('HGET', KEYS[1], 'watchers')
-if not list then return 0 end
-local kept = {}
-for process in string.gmatch(list, '%S+') do
-  if process ~= ARGV[1] then kept[#kept + 1] = process end
-end
-if #kept == 0 then redis.call('HDEL', KEYS[1], 'watchers')
-else redis.call('HSET', KEYS[1], 'watchers', table.concat(kept, ' ')) end
-return 1
-""")
-
-# KEYS: the game's, then the shard's clocks and started-games index
-# ARGV: cards (packed), state, decisions, deadline, ttl, game id, the state packed (entry 0 of
-#       the log)
-_START = Script(
-    _INDEXES
-    + _LIFETIMES
-    + """
-if redis.call('HGET', KEYS[1], 'status') ~= 'starting' then return 'not_starting' end
-redis.call('RPUSH', KEYS[2], ARGV[1])
-redis.call('SET', KEYS[3], ARGV[2])
-redis.call('RPUSH', KEYS[5], ARGV[7])
-redis.call('HSET', KEYS[6], '', '')
-if ARGV[4] ~= '' then
-  redis.call('ZADD', KEYS[7], ARGV[4], ARGV[6])
-  keep(KEYS[7], tonumber(ARGV[5]))
-end
-index(KEYS[8], ARGV[6], tonumber(ARGV[5]))
-redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4],
-  'expires', live(now(), tonumber(ARGV[5])))
-return 'ok'
-"""
-)
-
-# The common commit costs six commands: the answer set if not set (a duplicate otherwise), the
-# game's version, deadline, lifetime, the seat's limit and the watchers read at once, the clock,
-# the game hash, the state and the log. The clock index is written only for a game with
-# a deadline (or one that had one), the keys' lifetime and the started-games index only when
-# due (see _LIFETIMES).
-# A seat's limit of actions is a field of the game hash ('limit:<seat>', the time in ms at which
-# its allowance is whole again: the generic cell rate algorithm of _LIMITS).
-# KEYS: the game's, then the shard's clocks and started-games index
-# ARGV: expected, answer field, answer, status, state, decisions, deadline, entry, ttl, game id,
-#       origin process, the shard's channel prefix, catch-up count, publish command (SPUBLISH or
-#       PUBLISH; '': the caller announces the entry itself, see _ANNOUNCE), '1' for a barrier
-#       on what a duplicate or a conflict answers (the answer of a duplicate is written again:
-#       WAIT then covers the original), the seat's limit (ms per action, burst; '' '': none),
-#       the seat's limit field
-_COMMIT = Script(
-    _INDEXES
-    + _LIFETIMES
-    + _BARRIER
-    + """
-if ARGV[2] ~= '' and redis.call('HSETNX', KEYS[6], ARGV[2], ARGV[3]) == 0 then
-  local answered = redis.call('HGET', KEYS[6], ARGV[2])
-  if ARGV[15] == '1' then redis.call('HSET', KEYS[6], ARGV[2], answered) end
-  return {'duplicate', answered}
-end
-local function undo()
-  if ARGV[2] ~= '' then redis.call('HDEL', KEYS[6], ARGV[2]) end
-end
-local game = redis.call('HMGET', KEYS[1], 'version', 'deadline', 'expires', ARGV[18], 'watchers')
-local version = tonumber(game[1])
-if version == nil then
-  undo()
-  return {'missing'}
-end
-local expected = tonumber(ARGV[1])
-if version ~= expected then
-  undo()
-  if ARGV[15] == '1' then barrier(KEYS[1]) end
-  return {'conflict', tostring(version), redis.call('LRANGE', KEYS[5], expected + 1, expected + ARGV[13])}
-end
-local at = now()
-local fields = {'version', version + 1, 'status', ARGV[4], 'decisions', ARGV[6], 'deadline', ARGV[7]}
-if ARGV[16] ~= '' then
-  local interval, ms = tonumber(ARGV[16]), math.floor(at * 1000)
-  local full = math.max(tonumber(game[4] or '0'), ms)
-  local wait = full - ms - interval * (tonumber(ARGV[17]) - 1)
-  if wait > 0 then
-    undo()
-    return {'limited', tostring(math.ceil(wait))}
-  end
-  fields[#fields + 1], fields[#fields + 2] = ARGV[18], full + interval
-end
-local ttl = tonumber(ARGV[9])
-if ARGV[4] ~= 'active' or not game[3] or tonumber(game[3]) - at < ttl / 2 then
-  fields[#fields + 1], fields[#fields + 2] = 'expires', live(at, ttl)
-  if ARGV[4] == 'active' then touch(KEYS[8], ARGV[10], ttl) else index(KEYS[8], ARGV[10], ttl) end
-end
-redis.call('HSET', KEYS[1], unpack(fields))
-redis.call('SET', KEYS[3], ARGV[5], 'KEEPTTL')
-redis.call('RPUSH', KEYS[5], ARGV[8])
-if ARGV[7] ~= '' then
-  redis.call('ZADD', KEYS[7], ARGV[7], ARGV[10])
-  keep(KEYS[7], ttl)
-elseif (game[2] or '') ~= '' then redis.call('ZREM', KEYS[7], ARGV[10]) end
-if ARGV[14] ~= '' then
-  local message = ARGV[10] .. ' ' .. ARGV[8]
-  for process in string.gmatch(game[5] or '', '%S+') do
-    if process ~= ARGV[11] then redis.call(ARGV[14], ARGV[12] .. process, message) end
-  end
-end
-return {'ok', tostring(version + 1)}
-"""
-)
-
-# Durable commits publish their entry with this script once the replicas hold it: a process
-# that applied an entry a failover then lost would show its seats a version that never was.
-# KEYS: the game's. ARGV: game id, version, origin process, the shard's channel prefix,
-#       publish command
-_ANNOUNCE = Script("""
-local entry = redis.call('LINDEX', KEYS[5], ARGV[2])
-if not entry then return 0 end
-local message = ARGV[1] .. ' ' .. entry
-for process in string.gmatch(redis.call('HGET', KEYS[1], 'watchers') or '', '%S+') do
-  if process ~= ARGV[3] then redis.call(ARGV[5], ARGV[4] .. process, message) end
-end
-return 1
-""")
-
-# A refusal lives as long as its game: none is stored once the game is gone. A refusal counts
-# against the seat's limit as an applied action does (its field of the game hash, as in _COMMIT).
-# KEYS: the game's
-# ARGV: answer field, answer, the seat's limit (ms per action, burst; '' '': none), its field
-_REMEMBER = Script(
-    """
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl <= 0 then return false end
-if ARGV[3] ~= '' then
-  local time = redis.call('TIME')
-  local ms = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
-  local interval = tonumber(ARGV[3])
-  local full = math.max(tonumber(redis.call('HGET', KEYS[1], ARGV[5]) or '0'), ms)
-  local wait = full - ms - interval * (tonumber(ARGV[4]) - 1)
-  if wait > 0 then return {'limited', tostring(math.ceil(wait))} end
-  redis.call('HSET', KEYS[1], ARGV[5], full + interval)
-end
-if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 and redis.call('PTTL', KEYS[6]) < 0 then
-  redis.call('PEXPIRE', KEYS[6], ttl)
-end
-return redis.call('HGET', KEYS[6], ARGV[1])
-"""
-)
+# One script per change of a game (KEYS, ARGV and replies in each file's header).
+_CREATE = scripts.load("games/create")
+_CREATE_SEATED = scripts.load("games/create_seated")
+_JOIN = scripts.load("games/join")
+_LEAVE = scripts.load("games/leave")
+_LOAD = scripts.load("games/load")
+_ENTRIES = scripts.load("games/entries")
+_WATCH = scripts.load("games/watch")
+_UNWATCH = scripts.load("games/unwatch")
+_START = scripts.load("games/start")
+_COMMIT = scripts.load("games/commit")
+_ANNOUNCE = scripts.load("games/announce")
+_REMEMBER = scripts.load("games/remember")
+_ADMIT = scripts.load("games/admit")
+_CLAIM_CLOCK = scripts.load("games/claim_clock")
 
 
-# KEYS: the client's limit of new games, the client's open games
-# ARGV: ms per new game ('': no limit), burst, most open games (0: no limit), the new game's
-#       id, its ttl, then the ids of the client's games that are no longer open
-_ADMIT = Script(
-    _LIMITS
-    + """
-for i = 6, #ARGV do redis.call('ZREM', KEYS[2], ARGV[i]) end
-local most = tonumber(ARGV[3])
-local at = tonumber(redis.call('TIME')[1])
-if most > 0 then
-  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', at)
-  if redis.call('ZCARD', KEYS[2]) >= most then return {'lobbies'} end
-end
-if ARGV[1] ~= '' then
-  local wait = limited(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]))
-  if wait > 0 then return {'limited', tostring(wait)} end
-end
-if most > 0 then
-  redis.call('ZADD', KEYS[2], at + tonumber(ARGV[5]), ARGV[4])
-  redis.call('EXPIRE', KEYS[2], ARGV[5])
-end
-return {'ok'}
-"""
-)
-
-
-# KEYS: clocks. ARGV: game id, the deadline seen, the new one
-_CLAIM_CLOCK = Script("""
-local score = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not score or tonumber(score) ~= tonumber(ARGV[2]) then return 0 end
-redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-return 1
-""")
-
-
-class Store:
+class GameStore:
     """The narrow port over Redis that the service uses; one per process."""
 
     def __init__(
@@ -505,15 +131,15 @@ class Store:
         observe: Observer | None = None,
         replicas: int = 0,
         replica_timeout: float = 1.0,
-    ) -> Store:
+    ) -> GameStore:
         """A store over at most ``connections`` Redis connections, ``lanes`` of them for batches.
 
         ``url`` names one Redis (``redis://``, ``rediss://``, ``unix://``), a Redis Cluster
         (``redis+cluster://host:port[,host:port...]``) or a Sentinel-managed master
         (``redis+sentinel://host:port[,host:port...]/<master name>``); see
-        :mod:`packplay.server.redis_urls`.
+        :mod:`packplay.server.storage.urls`.
         """
-        client, pipeline = redis_urls.connect(
+        client, pipeline = urls.connect(
             url,
             connections=connections,
             lanes=lanes,

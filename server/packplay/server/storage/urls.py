@@ -10,7 +10,7 @@
   asks them where it is, so a failover is followed once the old connections break. The
   credentials are the master's; the Sentinels are asked without any.
 
-In every case the process's commands travel in one :class:`~packplay.server.pipeline.Pipeline`.
+In every case the process's commands travel in one :class:`~packplay.server.storage.pipeline.Pipeline`.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 
-from packplay.server.pipeline import Observer, Pipeline
+from packplay.server.storage.pipeline import Observer, Pipeline
 
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")

@@ -1,7 +1,7 @@
 """Carries other processes' moves to this process: its subscription to its own channels.
 
 A commit sends its log entry to every other process in the game's watcher set, on that
-process's channel in the game's shard (see :mod:`packplay.server.keys`). Each process
+process's channel in the game's shard (see :mod:`packplay.server.storage.keys`). Each process
 subscribes to its channel in every shard: as sharded channels (SSUBSCRIBE) where Redis
 has them (7.0 and later), else as plain ones. On a Redis Cluster a shard's channel lives
 on the master of the shard's slot, so the process holds one subscription per master;
@@ -25,23 +25,41 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Any, Protocol
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisClusterException, RedisError
 
-from packplay.server import keys
-from packplay.server.play.local_games import LocalGames
-from packplay.server.store import Store
-from packplay.server.tournament_feed import TournamentFeeds
+from packplay.server.storage import keys
+from packplay.server.storage.games import GameStore
 
 log = logging.getLogger(__name__)
 SUBSCRIBE_TIMEOUT = 5.0
 RECONNECT_DELAY = 0.5
 TOPOLOGY_CHECK = 1.0
 """Seconds between two looks at a cluster's slot map (has a shard's channel moved?)."""
+
+
+class GameListener(Protocol):
+    """Where other processes' entries go (the process's local games)."""
+
+    def receive(self, game_id: str, raw_entry: bytes) -> None:
+        """Another process committed a version of a game this process watches."""
+
+    async def resync_all(self) -> None:
+        """Entries may have been lost: every watched game catches up from its log."""
+
+
+class NewsListener(Protocol):
+    """Where tournaments' notices go (the process's tournament feeds)."""
+
+    def changed(self, tournament_id: str) -> None:
+        """A tournament changed: its followers here are told what."""
+
+    def resync_all(self) -> None:
+        """Notices may have been lost: every followed tournament is read again."""
 
 
 class Resubscribe(Exception):
@@ -51,7 +69,7 @@ class Resubscribe(Exception):
 class Fanout:
     """The process's subscriber; start it with the app, stop it on shutdown."""
 
-    def __init__(self, store: Store, games: LocalGames, feeds: TournamentFeeds | None = None) -> None:
+    def __init__(self, store: GameStore, games: GameListener, feeds: NewsListener | None = None) -> None:
         self._store = store
         self._channels = keys.channels(store.process_id)
         self._games = games

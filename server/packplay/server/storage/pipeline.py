@@ -26,7 +26,7 @@ retryable (:class:`NotReplicated`) when it reports fewer in time.
 
 Commands are packed by hiredis (C) and sent on connections that redis-py opens
 (connecting, authentication, TLS, a Sentinel's master discovery); a batch's replies are
-then read by :class:`~packplay.server.redis_link.Link`, one write and one wakeup per
+then read by :class:`~packplay.server.storage.link.Link`, one write and one wakeup per
 round trip.
 """
 
@@ -55,8 +55,9 @@ from redis.exceptions import (
 )
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from packplay.server import keys
-from packplay.server.redis_link import Link
+from packplay.server.storage import keys
+from packplay.server.storage.errors import NotReplicated, StorageUnavailable, unavailable
+from packplay.server.storage.link import Link
 
 log = logging.getLogger(__name__)
 Observer = Callable[[int], None]
@@ -64,10 +65,6 @@ Observer = Callable[[int], None]
 REDIRECTS = 5
 """Times one command may be redirected to another node before it fails."""
 _KEYLESS = {b"PING", b"SCRIPT", b"WAIT", b"INFO", b"TIME"}
-
-
-class NotReplicated(RedisError):
-    """A write was applied by the master but not acknowledged by enough replicas in time."""
 
 
 @dataclass(frozen=True)
@@ -174,7 +171,9 @@ class Pipeline:
         unless told otherwise (a script that only reads)."""
         try:
             return await self.call("EVALSHA", script.sha, len(keys_), *keys_, *args, durable=durable)
-        except NoScriptError:
+        except StorageUnavailable as error:
+            if not isinstance(error.__cause__, NoScriptError):
+                raise
             # On every master: the node that lacked it may be one that an ASK redirection
             # named, not the one the slot map names.
             await self.each_node("SCRIPT", "LOAD", script.source)
@@ -441,12 +440,13 @@ def _settle(call: _Call, reply: Any = None, error: BaseException | None = None) 
     if call.future.done():
         return  # the caller gave up (cancelled)
     if error is not None:
-        call.future.set_exception(error)
+        call.future.set_exception(unavailable(error))
     else:
         call.future.set_result(reply)
 
 
 def _fail(calls: list[_Call], error: BaseException) -> None:
+    failed = unavailable(error)
     for call in calls:
         if not call.future.done():
-            call.future.set_exception(error if isinstance(error, RedisError) else RedisError(str(error)))
+            call.future.set_exception(failed)

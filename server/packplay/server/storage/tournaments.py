@@ -1,7 +1,7 @@
 """Tournaments in Redis: every step of an event is one script that compares and sets its version.
 
 A tournament is six keys sharing the hash tag of its id's shard (see
-:mod:`packplay.server.keys`): a hash with its meta, status, version, current round and
+:mod:`packplay.server.storage.keys`): a hash with its meta, status, version, current round and
 each round's pairing; its players; the game of each table; each player's seat token of
 each round; each table's result; the claims on tables whose game is being created.
 
@@ -27,8 +27,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from packplay.server import keys
-from packplay.server.pipeline import Pipeline, Script
+from packplay.server.storage import keys, scripts
+from packplay.server.storage.pipeline import Pipeline, Script
 from packplay.tournaments import Entrant, Format, Result, Round, Table
 
 Status = Literal["registering", "running", "finished"]
@@ -138,125 +138,16 @@ _player_decoder = msgspec.msgpack.Decoder(PlayerRecord)
 _round_decoder = msgspec.msgpack.Decoder(Round)
 _result_decoder = msgspec.msgpack.Decoder(Result)
 
-# Every script takes KEYS = the six keys of the tournament, then its shard's running index, then
-# its shard's index of all tournaments (one hash slot: see keys.py); ARGV[1] is the ttl. Each
-# ends with this refresh of every expiry.
-_EXPIRE = """
-for i = 1, 6 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('EXPIRE', KEYS[i], ARGV[1]) end
-end
-"""
-# ARGV[2] is the expected version of a versioned step.
-_CAS = """
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return {'missing'} end
-if tonumber(version) ~= tonumber(ARGV[2]) then return {'moved', version} end
-"""
-
-# ARGV: ttl, meta, tournament id, created
-_CREATE = Script(
-    """
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'exists' end
-redis.call('HSET', KEYS[1], 'meta', ARGV[2], 'status', 'registering', 'version', 0, 'round', 0, 'rounds', '')
-redis.call('ZADD', KEYS[8], ARGV[4], ARGV[3])
-redis.call('ZREMRANGEBYSCORE', KEYS[8], '-inf', tonumber(ARGV[4]) - tonumber(ARGV[1]))
-redis.call('EXPIRE', KEYS[8], ARGV[1])
-"""
-    + _EXPIRE
-    + "return 'ok'"
-)
-
-_LOAD = Script("""
-return {redis.call('HGETALL', KEYS[1]), redis.call('HGETALL', KEYS[2]), redis.call('HGETALL', KEYS[3]),
-  redis.call('HGETALL', KEYS[5])}
-""")
-
-# ARGV: ttl, player id
-_ENTRY = Script("""
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return false end
-local round = redis.call('HGET', KEYS[1], 'round')
-local player = redis.call('HGET', KEYS[2], ARGV[2]) or ''
-local pairing = redis.call('HGET', KEYS[1], 'round:' .. round) or ''
-return {status, round, player, pairing, redis.call('HGET', KEYS[4], round .. ':' .. ARGV[2]) or ''}
-""")
-
-# ARGV: ttl, expected version, player id, record
-_PUT_PLAYER = Script(
-    _CAS
-    + """
-redis.call('HSET', KEYS[2], ARGV[3], ARGV[4])
-local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
-"""
-    + _EXPIRE
-    + "return {'ok', tostring(new)}"
-)
-
-# ARGV: ttl, status, round, player id, record, most players
-_ADD_PLAYER = Script(
-    """
-local status = redis.call('HGET', KEYS[1], 'status')
-if not status then return 'missing' end
-if status ~= ARGV[2] or redis.call('HGET', KEYS[1], 'round') ~= ARGV[3] then return 'moved' end
-if redis.call('HLEN', KEYS[2]) >= tonumber(ARGV[6]) then return 'full' end
-if redis.call('HSETNX', KEYS[2], ARGV[4], ARGV[5]) == 0 then return 'taken' end
-redis.call('HINCRBY', KEYS[1], 'version', 1)
-"""
-    + _EXPIRE
-    + "return 'ok'"
-)
-
-# ARGV: ttl, expected version, tournament id, created, running ('add', 'remove' or ''), then
-#       field, value pairs of the tournament hash
-_SET = Script(
-    _CAS
-    + """
-for i = 6, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
-if ARGV[5] == 'add' then
-  redis.call('ZADD', KEYS[7], ARGV[4], ARGV[3])
-  redis.call('EXPIRE', KEYS[7], ARGV[1])
-elseif ARGV[5] == 'remove' then redis.call('ZREM', KEYS[7], ARGV[3]) end
-local new = redis.call('HINCRBY', KEYS[1], 'version', 1)
-"""
-    + _EXPIRE
-    + "return {'ok', tostring(new)}"
-)
-
-# ARGV: ttl, table field, process id, now, lease end
-_CLAIM = Script(
-    """
-if redis.call('HEXISTS', KEYS[3], ARGV[2]) == 1 then return 'seated' end
-local held = redis.call('HGET', KEYS[6], ARGV[2])
-if held then
-  local owner, ends = string.match(held, '^(%S+) (%S+)$')
-  if owner ~= ARGV[3] and tonumber(ends) > tonumber(ARGV[4]) then return 'busy' end
-end
-redis.call('HSET', KEYS[6], ARGV[2], ARGV[3] .. ' ' .. ARGV[5])
-"""
-    + _EXPIRE
-    + "return 'ok'"
-)
-
-# ARGV: ttl, table field, game id, then seat field, "<game id> <seat> <token>" pairs
-_SEAT = Script(
-    """
-if redis.call('HSETNX', KEYS[3], ARGV[2], ARGV[3]) == 0 then return redis.call('HGET', KEYS[3], ARGV[2]) end
-for i = 4, #ARGV, 2 do redis.call('HSET', KEYS[4], ARGV[i], ARGV[i + 1]) end
-redis.call('HDEL', KEYS[6], ARGV[2])
-"""
-    + _EXPIRE
-    + "return ARGV[3]"
-)
-
-# ARGV: ttl, table field, result
-_RECORD = Script(
-    """
-if not redis.call('HGET', KEYS[1], 'version') then return false end
-redis.call('HSETNX', KEYS[5], ARGV[2], ARGV[3])
-"""
-    + _EXPIRE
-    + "return redis.call('HGET', KEYS[5], ARGV[2])"
-)
+# One script per step of a tournament (KEYS, ARGV and replies in each file's header).
+_CREATE = scripts.load("tournaments/create")
+_LOAD = scripts.load("tournaments/load")
+_ENTRY = scripts.load("tournaments/entry")
+_PUT_PLAYER = scripts.load("tournaments/put_player")
+_ADD_PLAYER = scripts.load("tournaments/add_player")
+_SET = scripts.load("tournaments/set")
+_CLAIM = scripts.load("tournaments/claim")
+_SEAT = scripts.load("tournaments/seat")
+_RECORD = scripts.load("tournaments/record")
 
 
 @dataclass(frozen=True)
