@@ -179,7 +179,7 @@ async def sandbox_server() -> AsyncIterator[str]:
         settings = Settings(port=port, redis_url=redis.url, sandbox=True, log_level="warning")
         config = uvicorn.Config(
             create_app(settings),
-            ws="packplay.server.protocols:GuardedWebSocketProtocol",
+            ws="packplay.server.uvicorn_protocols:GuardedWebSocketProtocol",
             log_level="warning",
             lifespan="on",
         )

@@ -17,7 +17,7 @@ from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 from zlib_ng import zlib_ng
 
-from packplay.server import protocols
+from packplay.server import uvicorn_protocols as protocols
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.codec import decode_server
 from packplay_protocol.to_client import ViewMessage, Welcome

@@ -25,8 +25,8 @@ from server_client import Bot, Client, new_action_id
 from support_servers import ServerProcess, start_server
 
 from packplay.server.play.lobby import client_key
-from packplay.server.session import RESUME_BURST
 from packplay.server.storage.embedded import EmbeddedRedis
+from packplay.server.ws.session import RESUME_BURST
 from packplay_protocol.codec import encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
 from packplay_protocol.from_client import Act, Hello, Ping

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from packplay.server.protocols import Flag, Inbox
+from packplay.server.uvicorn_protocols import Flag, Inbox
 
 
 async def test_the_inbox_hands_messages_over_in_order_and_wakes_its_reader() -> None:

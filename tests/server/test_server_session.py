@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from packplay.server.session import (
+from packplay.server.ws.session import (
     MAX_BAD_FRAMES,
     RESUME_BURST,
     Authenticate,

@@ -15,15 +15,10 @@ from packplay.server.settings import Settings
 from packplay.server.storage import keys
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay.server.storage.games import GameStore
-from packplay.server.storage.tournaments import (
-    PlayerRecord,
-    TournamentConfig,
-    TournamentMeta,
-    TournamentStore,
-    encode,
-)
-from packplay.server.tournament_service import TournamentService
+from packplay.server.storage.tournaments import TournamentStore, encode
+from packplay.server.tournaments.service import TournamentService
 from packplay.tournaments import Result, Round, Table
+from packplay.tournaments.records import PlayerRecord, TournamentConfig, TournamentMeta
 from packplay_protocol.tournaments import CreateTournament, RegisterPlayer
 
 SETTINGS = Settings(tournament_ttl=500, active_ttl=1000, finished_ttl=100)
@@ -193,7 +188,7 @@ async def processes(private_url: str) -> AsyncIterator[tuple[list[TournamentServ
         made.append(TournamentService(TournamentStore(store.pipeline), authority, SETTINGS, name, now=clock))
     yield made, clock
     for service in made:
-        await service.stop()
+        await service.runner.stop()
         await service.authority.store.close()
 
 
@@ -208,7 +203,7 @@ async def test_racing_runners_create_each_game_and_pair_each_round_once(
     await one.start(tournament_id, created.organizer_token)
     versions = []
     for _ in range(200):
-        await asyncio.gather(*(s.advance(tournament_id) for s in (one, two, one, two)))
+        await asyncio.gather(*(s.runner.advance(tournament_id) for s in (one, two, one, two)))
         snapshot = await one.store.load(tournament_id)
         assert snapshot is not None
         versions.append(snapshot.version)

@@ -12,8 +12,8 @@ import msgspec
 import pytest
 from support_servers import ServerProcess, start_server
 
+from packplay.server.http.pages import public_url, web_folder
 from packplay.server.storage.embedded import EmbeddedRedis
-from packplay.server.web import public_url, web_folder
 from packplay_protocol import rules
 from packplay_protocol.asyncapi import asyncapi_document
 from packplay_protocol.rest import PROBLEM_MEDIA_TYPE, Problem

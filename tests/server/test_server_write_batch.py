@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from packplay.server.write_batch import WriteBatch
+from packplay.server.ws.send_queue import WriteBatch
 
 
 class Recorder:

@@ -14,10 +14,11 @@ from starlette.requests import ClientDisconnect
 from starlette.routing import BaseRoute
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from packplay.server import routes, web, ws
+from packplay.server.http import pages, problems, routes
 from packplay.server.runtime import Runtime
 from packplay.server.settings import Settings
 from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.ws import connection
 from packplay_protocol.version import WS_PATH
 
 log = logging.getLogger(__name__)
@@ -35,8 +36,8 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await runtime.start()
-        url = web.public_url(settings.host, settings.port)
-        log.info("Packplay is serving %s (play in a browser at %s)", url, url.rstrip("/") + web.PLAY_PATH)
+        url = pages.public_url(settings.host, settings.port)
+        log.info("Packplay is serving %s (play in a browser at %s)", url, url.rstrip("/") + pages.PLAY_PATH)
         try:
             yield
         finally:
@@ -52,23 +53,24 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
                 allow_headers=["Authorization", "Content-Type"],
             )
         )
-    app_routes: list[BaseRoute] = [*routes.rest_routes(), *routes.retired_routes(), *web.web_routes()]
+    app_routes: list[BaseRoute] = [*routes.rest_routes(), *routes.retired_routes(), *pages.web_routes()]
     app = Starlette(
         routes=app_routes,
         middleware=middleware,
         lifespan=lifespan,
         exception_handlers={
-            HTTPException: routes.http_problem,
-            StorageUnavailable: routes.unavailable_problem,
-            ClientDisconnect: routes.client_gone,
-            Exception: routes.internal_problem,
+            HTTPException: problems.http_problem,
+            StorageUnavailable: problems.unavailable_problem,
+            ClientDisconnect: problems.client_gone,
+            Exception: problems.internal_problem,
         },
     )
     app.state.runtime = runtime
+    play = connection.Endpoint(runtime)
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WS_PATH:
-            await ws.endpoint(scope, receive, send, runtime)
+            await play(scope, receive, send)
         elif scope["type"] == "http":
             await app(scope, receive, _naming(send, runtime.process_header))
         else:

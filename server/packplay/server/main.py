@@ -9,7 +9,7 @@ deprecated), it exposes websockets' own sans-I/O connection, which the play endp
 reads and writes directly once a connection is accepted (no ASGI message per frame),
 and it negotiates permessage-deflate. ``--workers N`` runs N processes on one port; they
 share state only through Redis, like processes on different machines. Both protocols run
-as subclasses that bound every wait for a client (:mod:`packplay.server.protocols`).
+as subclasses that bound every wait for a client (:mod:`packplay.server.uvicorn_protocols`).
 """
 
 from __future__ import annotations
@@ -64,8 +64,8 @@ def serve(options: argparse.Namespace | None = None) -> int:
             host=settings.host,
             port=settings.port,
             workers=settings.workers,
-            http="packplay.server.protocols:GuardedHttpProtocol",
-            ws="packplay.server.protocols:GuardedWebSocketProtocol",
+            http="packplay.server.uvicorn_protocols:GuardedHttpProtocol",
+            ws="packplay.server.uvicorn_protocols:GuardedWebSocketProtocol",
             backlog=settings.backlog,
             loop="packplay.server.listener:Loop",
             timeout_keep_alive=settings.keep_alive_timeout,

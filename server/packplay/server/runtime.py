@@ -31,9 +31,8 @@ from packplay.server.storage.errors import StorageUnavailable
 from packplay.server.storage.fanout import Fanout
 from packplay.server.storage.games import GameStore
 from packplay.server.storage.tournaments import TournamentStore
-from packplay.server.tournament_feed import TournamentFeeds
-from packplay.server.tournament_service import TournamentService
-from packplay.server.write_batch import WriteBatch
+from packplay.server.tournaments.feed import TournamentFeeds
+from packplay.server.tournaments.service import TournamentService
 from packplay_protocol.errors import CloseCode
 from packplay_protocol.limits import Limits
 
@@ -70,8 +69,6 @@ class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.metrics = Metrics()
-        self.writes = WriteBatch()
-        """Frames of the turn, written at its end for every connection together."""
         self.limits = Limits(
             max_frame_bytes=settings.frame_limit,
             send_queue=settings.send_queue,
@@ -162,7 +159,7 @@ class Runtime:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        await self.tournaments.stop()
+        await self.tournaments.runner.stop()
         await self.authority.close()
         await self.feeds.stop()
         await self.fanout.stop()
@@ -284,7 +281,7 @@ class Runtime:
         """Any process carries any running tournament forward; each step is written once."""
         while await self._pause(self.settings.tournament_interval):
             try:
-                await self.tournaments.tick()
+                await self.tournaments.runner.tick()
             except (StorageUnavailable, OSError) as error:
                 log.warning("tournaments skipped: %s", error)
             except Exception:

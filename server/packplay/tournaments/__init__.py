@@ -5,7 +5,9 @@ calls these functions with what it read (entrants, finished rounds, a seed), so 
 process computes the same pairing from the same data.
 
 Modules: ``model`` (entrants, rounds, tables, results), ``standings`` (match points and
-tie-breakers), ``pairing`` (Swiss pairs, round robin, multi-player tables, byes).
+tie-breakers), ``pairing`` (Swiss pairs, round robin, multi-player tables, byes),
+``records`` (a tournament as stored), ``lifecycle`` (rounds, registration, where a player
+sits) and ``views`` (summaries, standings and pairings as the protocol sends them).
 """
 
 from packplay.tournaments.model import Entrant, Format, Result, Round, Table

@@ -9,7 +9,7 @@ import { after, before, describe, test } from "node:test";
 
 import { Server, createSeated, launch, openPage, screenshotPath, startBot } from "../support.js";
 
-const WEB = new URL("../../../server/packplay/server/web/play/", import.meta.url);
+const WEB = new URL("../../../server/packplay/server/http/web/play/", import.meta.url);
 
 test("the vendored copy of marked is the pinned package's ES module build", () => {
   const pinned = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).devDependencies.marked;

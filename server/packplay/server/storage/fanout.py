@@ -10,13 +10,13 @@ a sharded message travels to that node only, never across the whole cluster.
 The entry is small (who did what, and when); each receiving process applies it to its
 copy and renders the update for its own connections. When a subscription breaks, or
 the cluster's slots move to other nodes (a failover), entries may have been lost: the
-process subscribes again wherever the channels now live, then every live table catches
-up from the game's log.
+process subscribes again wherever the channels now live, then every live game catches
+up from its log.
 
 The first subscription also hears every tournament's notices (a pattern subscription to
 plain channels, which every node of a cluster delivers): a notice says only that a
 tournament changed, and the process's followers of it, if any, are told what changed
-(see :mod:`packplay.server.tournament_feed`). After a break every followed tournament
+(see :mod:`packplay.server.tournaments.feed`). After a break every followed tournament
 is read again.
 """
 

@@ -26,7 +26,7 @@ retryable (:class:`NotReplicated`) when it reports fewer in time.
 
 Commands are packed by hiredis (C) and sent on connections that redis-py opens
 (connecting, authentication, TLS, a Sentinel's master discovery); a batch's replies are
-then read by :class:`~packplay.server.storage.link.Link`, one write and one wakeup per
+then read by :class:`~packplay.server.storage.redis_connection.Link`, one write and one wakeup per
 round trip.
 """
 
@@ -57,7 +57,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from packplay.server.storage import keys
 from packplay.server.storage.errors import NotReplicated, StorageUnavailable, unavailable
-from packplay.server.storage.link import Link
+from packplay.server.storage.redis_connection import Link
 
 log = logging.getLogger(__name__)
 Observer = Callable[[int], None]

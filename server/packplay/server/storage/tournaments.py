@@ -22,106 +22,25 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Literal
 
 import msgspec
 
 from packplay.server.storage import keys, scripts
 from packplay.server.storage.pipeline import Pipeline, Script
-from packplay.tournaments import Entrant, Format, Result, Round, Table
+from packplay.tournaments.model import Result, Round
+from packplay.tournaments.records import (
+    PlayerRecord,
+    Status,
+    TournamentMeta,
+    TournamentSnapshot,
+    table_field,
+)
 
-Status = Literal["registering", "running", "finished"]
 Outcome = Literal["ok", "moved", "missing"]
 """A versioned write: done, refused because the version moved on, or no such tournament."""
 ClaimOutcome = Literal["ok", "busy", "seated"]
-
-
-class TournamentConfig(msgspec.Struct, frozen=True, kw_only=True):
-    """How the event is played; never changes after creation."""
-
-    game: str
-    format: Format
-    players_per_table: int
-    rounds: int | None
-    turn_seconds: float
-    late_registration: bool
-    sets: tuple[str, ...] = ()
-    options: dict[str, Any] = msgspec.field(default_factory=dict)
-
-
-class TournamentMeta(msgspec.Struct, frozen=True, kw_only=True):
-    id: str
-    name: str
-    config: TournamentConfig
-    seed: int
-    created: float
-    organizer: str
-    """The organizer token's digest."""
-
-
-class PlayerRecord(msgspec.Struct, frozen=True, kw_only=True):
-    id: str
-    name: str
-    secret: str
-    """The player secret's digest."""
-    seq: int
-    """Registration order."""
-    joined: int = 1
-    dropped: int | None = None
-
-    def entrant(self) -> Entrant:
-        return Entrant(id=self.id, name=self.name, joined=self.joined, dropped=self.dropped)
-
-
-@dataclass(frozen=True)
-class TournamentSnapshot:
-    """A tournament as read at one version."""
-
-    meta: TournamentMeta
-    status: Status
-    version: int
-    round: int
-    rounds: int | None
-    pairings: dict[int, Round] = field(default_factory=dict)
-    """Each paired round's tables and byes, without results."""
-    players: tuple[PlayerRecord, ...] = ()
-    """In registration order."""
-    games: dict[str, str] = field(default_factory=dict)
-    """``<round>:<table>`` -> game id."""
-    results: dict[str, Result] = field(default_factory=dict)
-
-    @property
-    def id(self) -> str:
-        return self.meta.id
-
-    def entrants(self) -> list[Entrant]:
-        return [player.entrant() for player in self.players]
-
-    def player(self, player_id: str) -> PlayerRecord | None:
-        return next((p for p in self.players if p.id == player_id), None)
-
-    def played(self, number: int) -> Round | None:
-        """Round ``number`` with the results recorded so far."""
-        paired = self.pairings.get(number)
-        if paired is None:
-            return None
-        tables = tuple(
-            msgspec.structs.replace(t, result=self.results.get(table_field(number, t.number)))
-            for t in paired.tables
-        )
-        return msgspec.structs.replace(paired, tables=tables)
-
-    def history(self) -> list[Round]:
-        """Every paired round, with its results so far."""
-        return [r for n in sorted(self.pairings) if (r := self.played(n)) is not None]
-
-    def game_of(self, number: int, table: Table) -> str | None:
-        return self.games.get(table_field(number, table.number))
-
-
-def table_field(round_number: int, table: int) -> str:
-    return f"{round_number}:{table}"
 
 
 def seat_field(round_number: int, player_id: str) -> str:

@@ -17,15 +17,16 @@ import logging
 import secrets
 import time
 from collections import deque
-from collections.abc import Coroutine
 from typing import Any, cast
 
 from starlette.types import Message, Receive, Scope, Send
 
 from packplay.server.play.errors import Refused
-from packplay.server.protocols import DIRECT, GuardedWebSocketProtocol
 from packplay.server.runtime import Runtime
-from packplay.server.session import (
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.uvicorn_protocols import DIRECT, GuardedWebSocketProtocol
+from packplay.server.ws.send_queue import SendQueue, WriteBatch
+from packplay.server.ws.session import (
     Authenticate,
     CatchUp,
     Close,
@@ -38,7 +39,6 @@ from packplay.server.session import (
     Submit,
     Watch,
 )
-from packplay.server.storage.errors import StorageUnavailable
 from packplay.table.rendering import Frames
 from packplay_protocol.codec import decode_client, encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
@@ -99,20 +99,28 @@ class Socket:
         await self._send({"type": "websocket.close", "code": code, "reason": reason})
 
 
-async def endpoint(scope: Scope, receive: Receive, send: Send, runtime: Runtime) -> None:
-    """The ASGI application of ``/v2/ws``."""
-    socket = Socket(scope, receive, send)
-    if (await socket.receive())["type"] != "websocket.connect":
-        return
-    if not _origin_allowed(socket.header(b"origin"), runtime.settings.ws_origins):
-        await socket.close(1008)
-        return
-    negotiated = negotiate(socket.offered())
-    if isinstance(negotiated, Refusal):
-        await _refuse(socket, negotiated)
-        return
-    await socket.accept(negotiated.subprotocol, [runtime.process_header])
-    await Connection(socket, runtime, negotiated).run()
+class Endpoint:
+    """The ASGI application of ``/v2/ws``; one per process."""
+
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self.writes = WriteBatch()
+        """Frames of the turn, written at its end for every connection together."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        runtime = self.runtime
+        socket = Socket(scope, receive, send)
+        if (await socket.receive())["type"] != "websocket.connect":
+            return
+        if not _origin_allowed(socket.header(b"origin"), runtime.settings.ws_origins):
+            await socket.close(1008)
+            return
+        negotiated = negotiate(socket.offered())
+        if isinstance(negotiated, Refusal):
+            await _refuse(socket, negotiated)
+            return
+        await socket.accept(negotiated.subprotocol, [runtime.process_header])
+        await Connection(socket, runtime, negotiated, self.writes).run()
 
 
 def _origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
@@ -149,50 +157,40 @@ class Connection:
         "_answering",
         "_backlog",
         "_busy",
-        "_closed",
         "_deadline",
         "_draining",
         "_gave_up",
-        "_held",
         "_hello_deadline",
         "_stopped",
         "_task",
-        "_writing",
         "closing",
         "encoding",
         "following",
         "last_frame",
-        "limit",
-        "outbox",
         "protocol",
+        "queue",
         "runtime",
         "session",
         "socket",
-        "text",
         "watching",
     )
 
-    def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated) -> None:
+    def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated, writes: WriteBatch) -> None:
         self.socket = socket
         self.protocol = socket.protocol
         self.runtime = runtime
         self.encoding = negotiated.encoding
-        self.text = negotiated.encoding is Encoding.JSON
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
-        self.outbox: deque[bytes] | None = None
-        """Frames waiting for the end of the turn, or for a send that waits."""
-        self.limit = runtime.settings.send_queue
+        text = negotiated.encoding is Encoding.JSON
+        limit = runtime.settings.send_queue
+        self.queue = SendQueue(self.protocol, text, limit, writes, socket.close, self._gone)
+        """Frames on their way out."""
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
         self.following: str | None = None
         """The tournament this connection follows."""
         self.last_frame = time.monotonic()
         """When the client last sent a frame (the runtime closes connections silent too long)."""
-        self._writing = False
-        """The client reads too slowly: writes wait for the protocol to take them again."""
-        self._held = False
-        """Frames wait in the outbox for the end of the turn (see :mod:`packplay.server.write_batch`)."""
-        self._closed = False
         self._busy = 0
         """Requests under way (awaiting the authority): a drain closes once there are none."""
         self._answering: asyncio.Task[None] | None = None
@@ -353,78 +351,18 @@ class Connection:
             self._send(encode(out, self.encoding))
 
     def _send(self, frame: bytes) -> None:
-        outbox = self.outbox
-        if self._writing and outbox is not None and len(outbox) >= self.limit:  # behind a send that waits
-            log.info("closing a connection whose send queue is full (%s frames)", len(outbox))
+        if not self.queue.put(frame):
+            log.info("closing a connection whose send queue is full (%s frames)", self.queue.limit)
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return
         self.runtime.metrics.message_sent()
-        if outbox is None:
-            outbox = self.outbox = deque()
-        outbox.append(frame)
-        if not self._writing and not self._held:
-            self._held = True
-            self.runtime.writes.hold(self)
-
-    def flush(self) -> None:
-        """Write the frames of this turn (the process's write batch calls it at the turn's end)."""
-        self._held = False
-        if not self._writing:
-            self._pump()
 
     def writable(self) -> None:
-        """The client reads again: write what waited."""
-        if self._writing:
-            self._writing = False
-            self._pump()
-
-    def _pump(self) -> None:
-        """Write what is queued, then the close frame once closing; stop while the client
-        does not read (the protocol says when it does again)."""
-        outbox, protocol = self.outbox, self.protocol
-        while outbox:
-            if not protocol.writable.is_set():
-                self._writing = True
-                return
-            if not protocol.write(outbox.popleft(), self.text):
-                self._gone()
-                return
-        self.outbox = None
-        if isinstance(self.closing, Close) and not self._closed:
-            self._closed = True
-            self._started(self.socket.close(self.closing.code, self.closing.reason))
-
-    def _started(self, sending: Coroutine[Any, Any, None]) -> None:
-        """Run a close until it is done or has to wait (then a task finishes it)."""
-        try:
-            waiting = sending.send(None)
-        except StopIteration:
-            return
-        except Exception:
-            self._gone()
-            return
-        asyncio.ensure_future(self._finish_send(sending, waiting))
-
-    async def _finish_send(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
-        try:
-            while True:
-                if waiting is None:
-                    await asyncio.sleep(0)
-                else:
-                    # What a task does with a future its coroutine yields: take it over.
-                    waiting._asyncio_future_blocking = False
-                    await waiting
-                try:
-                    waiting = sending.send(None)
-                except StopIteration:
-                    break
-        except Exception:
-            self._gone()
+        """The client reads again (the protocol says so): write what waited."""
+        self.queue.writable()
 
     def _gone(self) -> None:
-        self.outbox = None
-        self._closed = True
         self._end(_Disconnected())
 
     def _end(self, closing: Close | _Disconnected) -> None:
@@ -433,10 +371,12 @@ class Connection:
         if self.closing is not None:
             return
         self.closing = closing
-        if isinstance(closing, Close) and closing.code is CloseCode.RESUME_REQUIRED:
-            self.outbox = None
-        if not self._writing:
-            self._pump()
+        if isinstance(closing, Close):
+            self.queue.close_after(
+                closing.code, closing.reason, drop=closing.code is CloseCode.RESUME_REQUIRED
+            )
+        else:
+            self.queue.drop()
         if self._task is not None and self._deadline is None:
             # A client too slow to read gets longer: its close frame waits behind what the
             # socket holds, and it should still read why it was closed.

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 import functools
 import logging
-import secrets
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar, cast
 
 import msgspec
-from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
 from packplay import __version__
+from packplay.server.http.problems import problem_response
 from packplay.server.play.errors import Refused
 from packplay.server.runtime import Runtime
 from packplay_protocol import rules
@@ -55,20 +54,6 @@ _encode = msgspec.json.Encoder().encode
 
 def json_response(body: Any, status: int = 200) -> Response:
     return Response(_encode(body), status_code=status, media_type="application/json")
-
-
-def problem_response(
-    code: ErrorCode,
-    detail: str | None,
-    request: Request,
-    pointer: str | None = None,
-    retry_after: int | None = None,
-) -> Response:
-    document = problem(code, detail, instance=request.url.path, pointer=pointer)
-    headers = None if retry_after is None else {"Retry-After": str(retry_after)}
-    return Response(
-        _encode(document), status_code=document.status, headers=headers, media_type=PROBLEM_MEDIA_TYPE
-    )
 
 
 def _runtime(request: Request) -> Runtime:
@@ -390,48 +375,3 @@ def _dispatch(handlers: dict[str, Handler]) -> Handler:
         return await handlers["GET" if request.method == "HEAD" else request.method](request)
 
     return endpoint
-
-
-_HTTP_CODES = {401: ErrorCode.UNAUTHORIZED, 403: ErrorCode.FORBIDDEN, 404: ErrorCode.NOT_FOUND}
-
-
-async def http_problem(request: Request, error: Exception) -> Response:
-    """Starlette's own errors (unknown route, wrong method) as problem documents."""
-    assert isinstance(error, HTTPException)
-    code = _HTTP_CODES.get(error.status_code, ErrorCode.VALIDATION_FAILED)
-    document = msgspec.structs.replace(
-        problem(code, error.detail, request.url.path), status=error.status_code
-    )
-    return Response(
-        _encode(document),
-        status_code=error.status_code,
-        headers=error.headers,  # a 405 carries Allow
-        media_type=PROBLEM_MEDIA_TYPE,
-    )
-
-
-RETRY_AFTER_SECONDS = 2
-"""What a 503 tells the client to wait before retrying."""
-
-
-async def unavailable_problem(request: Request, error: Exception) -> Response:
-    """Storage did not answer: 503 with a retry hint (nothing was changed, or the change was whole)."""
-    log.warning("storage unavailable on %s %s: %s", request.method, request.url.path, error)
-    document = problem(ErrorCode.UNAVAILABLE, "storage unavailable; retry shortly", request.url.path)
-    return Response(
-        _encode(document),
-        status_code=document.status,
-        headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
-        media_type=PROBLEM_MEDIA_TYPE,
-    )
-
-
-async def client_gone(request: Request, error: Exception) -> Response:
-    """The client went away (or was cut at a deadline) before its body was read: nobody to answer."""
-    return Response(status_code=400)
-
-
-async def internal_problem(request: Request, error: Exception) -> Response:
-    incident = secrets.token_hex(6)
-    log.exception("internal error %s on %s %s", incident, request.method, request.url.path, exc_info=error)
-    return problem_response(ErrorCode.INTERNAL, f"internal error; report incident {incident}", request)

@@ -24,12 +24,9 @@ from typing import Protocol
 import msgspec
 
 from packplay.server.storage.errors import StorageUnavailable
-from packplay.server.tournament_service import (
-    TournamentService,
-    pairings_of,
-    standings_of,
-    table_in,
-)
+from packplay.server.tournaments.service import TournamentService
+from packplay.tournaments.lifecycle import table_in
+from packplay.tournaments.views import pairings_of, standings_of
 from packplay_protocol.to_client import ServerMessage, TournamentRound, TournamentStandings, TournamentTable
 
 log = logging.getLogger(__name__)
@@ -37,7 +34,7 @@ RETRY_DELAY = 0.5
 """Seconds before a pass that could not read the tournament is tried again."""
 
 
-class Follower(Protocol):
+class TournamentFollower(Protocol):
     """What a feed needs of a connection: a way to send it a message."""
 
     def tell(self, message: ServerMessage) -> None: ...
@@ -45,7 +42,7 @@ class Follower(Protocol):
 
 @dataclass(eq=False)
 class _Following:
-    connection: Follower
+    connection: TournamentFollower
     player_id: str | None
     watch: bool
     table: TournamentTable | None = None
@@ -80,7 +77,9 @@ class TournamentFeeds:
     def followers(self) -> int:
         return sum(len(feed.followers) for feed in self._feeds.values())
 
-    async def follow(self, connection: Follower, tournament_id: str, secret: str | None, watch: bool) -> None:
+    async def follow(
+        self, connection: TournamentFollower, tournament_id: str, secret: str | None, watch: bool
+    ) -> None:
         """Add a follower and send it the current state.
 
         Raises:
@@ -101,7 +100,7 @@ class TournamentFeeds:
             self.unfollow(connection, tournament_id)
             raise
 
-    def unfollow(self, connection: Follower, tournament_id: str) -> None:
+    def unfollow(self, connection: TournamentFollower, tournament_id: str) -> None:
         feed = self._feeds.get(tournament_id)
         if feed is None:
             return

@@ -1,5 +1,6 @@
-"""A Redis connection taken over for batches: a batch is one write, its replies are parsed as
-they arrive, and the batch is settled when its last reply is in.
+"""What replaces redis-py's reading of replies: a Redis connection taken over for batches. A
+batch is one write, its replies are parsed as they arrive, and the batch is settled when its
+last reply is in.
 
 redis-py opens the connection (the address, TLS, AUTH, the database, a Sentinel's
 master discovery); its socket's transport is then handed to this protocol, which feeds

@@ -1,6 +1,6 @@
 """One WebSocket connection's protocol state, without any I/O.
 
-The shell (:mod:`packplay.server.ws`) feeds the session what happens (a decoded
+The shell (:mod:`packplay.server.ws.connection`) feeds the session what happens (a decoded
 frame, the result of a request it asked for, a new game version from its table)
 and carries out what comes back: messages to send, and requests (:data:`Effect`)
 whose results it feeds back. The session decides the order of the conversation,

@@ -27,7 +27,7 @@ PLAY_PATH = "/play/"
 
 def web_folder() -> Path:
     """The folder of the pages, in the installed package."""
-    return Path(str(files("packplay.server").joinpath("web")))
+    return Path(str(files("packplay.server.http").joinpath("web")))
 
 
 def public_url(host: str, port: int) -> str:
