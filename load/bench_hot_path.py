@@ -3,7 +3,7 @@
     python load/bench_hot_path.py                      # 50, 500 and 5,000 games
     python load/bench_hot_path.py --games 50 --seconds 10
     python load/bench_hot_path.py --games 50 500 --repeat 3  # three rounds: median ratios to the relay
-    python load/bench_hot_path.py --baseline ../old    # also an older checkout (protocol v1)
+    python load/bench_hot_path.py --baseline ../old    # also an older checkout (with its own .venv)
     python load/bench_hot_path.py --processes 2 --redis cluster --games 500
 
 Scale-out runs: ``--processes N`` starts N server processes on one Redis (the seats of
@@ -334,7 +334,11 @@ def redis_memory(store: redis.Redis, status: str, sample: int = 200) -> dict[str
 
 
 def systems(
-    baseline: Path | None, encodings: list[str], fresh: bool = False, deflate: bool = False
+    baseline: Path | None,
+    encodings: list[str],
+    fresh: bool = False,
+    deflate: bool = False,
+    baseline_protocol: int = 2,
 ) -> list[System]:
     python = sys.executable
     serve = ["serve", "--port", "{port}"]
@@ -351,7 +355,7 @@ def systems(
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
-        found.append(System("packplay before", command, "packplay", protocol=1))
+        found.append(System("packplay before", command, "packplay", protocol=baseline_protocol))
     return found
 
 
@@ -425,7 +429,13 @@ def main(options: argparse.Namespace) -> None:
         subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=LOAD, check=True)
     print(f"server and Redis on CPU {options.server_cpu}, driver on CPU {options.driver_cpu}", flush=True)
     scaled = options.processes > 1 or options.redis != "single" or options.redis_url
-    everything = systems(options.baseline, options.encoding, options.fresh_connections, options.deflate)
+    everything = systems(
+        options.baseline,
+        options.encoding,
+        options.fresh_connections,
+        options.deflate,
+        options.baseline_protocol,
+    )
     # Scale-out runs measure today's Packplay alone.
     chosen = [s for s in everything if s.target == "packplay" and s.protocol == 2] if scaled else everything
     if scaled:
@@ -548,6 +558,9 @@ if __name__ == "__main__":
     parser.add_argument("--server-cpu", default="0", help="the CPU of the server and its Redis")
     parser.add_argument("--driver-cpu", default="1", help="the CPU of the driver")
     parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
+    parser.add_argument(
+        "--baseline-protocol", type=int, default=2, help="the protocol version the older checkout speaks"
+    )
     parser.add_argument("--game", default="day_night", help="the game played (two seats)")
     parser.add_argument(
         "--encoding",

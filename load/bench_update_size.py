@@ -2,7 +2,7 @@
 
     python load/bench_update_size.py [--games 30] [--players 2]
 
-Random legal games of every game type are played through the server's own replica and
+Random legal games of every game type are played through the server's own game copy and
 rendering, without sockets or Redis. For each seat's update it prints the median and
 mean frame in JSON (and the median JSON payload as the server's permessage-deflate sends
 it by default, each message compressed on its own) and MessagePack, then the JSON bytes
@@ -67,12 +67,12 @@ def deflated_size(frame: bytes) -> int:
 
 
 def play_one(game: str, players: int, seed: int, catalog: Any, sizes: Sizes) -> None:
-    replica, views = dealt(game, players, seed, catalog)
-    engine, rng = replica.engine, Rng(seed)
-    while replica.result is None and replica.pending:
-        seat = replica.pending[rng.below(len(replica.pending))]
-        taken = stepped(replica, seat, random_action(replica.legal[seat], engine.action_type, rng))
-        for update in updates(views, shared(views, replica, taken), players):
+    copy, views = dealt(game, players, seed, catalog)
+    engine, rng = copy.engine, Rng(seed)
+    while copy.result is None and copy.pending:
+        seat = copy.pending[rng.below(len(copy.pending))]
+        taken = stepped(copy, seat, random_action(copy.legal[seat], engine.action_type, rng))
+        for update in updates(views, shared(views, copy, taken), players):
             sizes.add(update)
 
 

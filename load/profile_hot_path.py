@@ -59,10 +59,10 @@ PARTS: tuple[tuple[str, frozenset[str]], ...] = tuple(
             "set-up: games created (REST)",
             ["RequestResponseCycle.run_asgi", "HttpToolsProtocol.data_received"],
         ),
-        ("set-up: hello, join, leave", ["Connection._watch", "Connection._leave", "Service.seat_of"]),
+        ("set-up: hello, join, leave", ["Connection._watch", "Connection._leave", "Lobby.seat_of"]),
         ("WebSocket in: frames read, messages decoded", ["WebSocketsSansIOProtocol.data_received"]),
         ("WebSocket out: the turn's frames written", ["WriteBatch._flush"]),
-        ("the rest of an action's handling", ["Service.act", "Connection._answer"]),
+        ("the rest of an action's handling", ["Moves.act", "Connection._answer"]),
     )
 )
 """Each part of the move path and the functions it is made of: a sample counts in the first
@@ -85,7 +85,7 @@ def part_of(stack: Sequence[str]) -> str:
 
 def main_thread_parts(raw: str) -> Counter[str]:
     """The main thread's samples per part, from py-spy's raw output: per line, a stack (frames
-    ``Service.act (packplay/server/service.py:427)`` joined by ``;``), a space, a count."""
+    ``Moves.act (packplay/server/play/moves.py:86)`` joined by ``;``), a space, a count."""
     parts: Counter[str] = Counter()
     for line in raw.splitlines():
         stack, _, count = line.rpartition(" ")

@@ -60,11 +60,12 @@ import uvicorn
 from websockets.asyncio.client import connect as open_websocket
 from websockets.typing import Subprotocol
 
-# The server is started through these entry points only: when its modules move, here is
-# what changes.
-from packplay.server.embedded_redis import EmbeddedRedis, free_port
 from packplay.server.main import serve
 from packplay.server.settings import SETTINGS_ENV, Settings
+
+# The server is started through these entry points only: when its modules move, here is
+# what changes.
+from packplay.server.storage.embedded import EmbeddedRedis, free_port
 from packplay_clients import (
     FirstBot,
     GameConnection,

@@ -70,7 +70,7 @@ def test_each_update_patches_the_view_held_into_the_next_whole_view(game: str, p
 
 def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
     copy = _dealt("wedding_planner", 6, 1)
-    layout = copy.engine.layout(6)
+    layout = copy.layout
     calls = {"shared": 0, "private": 0}
 
     def counting(part: Part[Any]) -> Part[Any]:
@@ -82,21 +82,18 @@ def test_shared_parts_are_computed_once_a_step_however_many_audiences() -> None:
 
     fields = copy.engine.state_type.__struct_fields__
     counted: ViewLayout[Any] = ViewLayout(layout.tag, fields, [counting(part) for part in layout.parts], ())
-    copy.engine.layout = lambda players: counted  # type: ignore[method-assign]
-    try:
-        views = HeldViews()
-        for audience in [*range(6), None]:
-            views.message(copy, audience)
-        calls.update(shared=0, private=0)
-        seat = copy.pending[0]
-        action = random_action(copy.legal[seat], copy.engine.action_type, Rng(1))
-        step = copy.step(seat, action, "a", 1.0)
-        copy.advance(step)
-        change = views.change(copy, step)  # the state before unknown: every part may change
-        assert change is not None
-        for audience in [*range(6), None]:
-            views.update(change, audience)
-    finally:
-        del copy.engine.layout  # type: ignore[method-assign]
+    copy.layout = counted
+    views = HeldViews()
+    for audience in [*range(6), None]:
+        views.message(copy, audience)
+    calls.update(shared=0, private=0)
+    seat = copy.pending[0]
+    action = random_action(copy.legal[seat], copy.engine.action_type, Rng(1))
+    step = copy.step(seat, action, "a", 1.0)
+    copy.advance(step)
+    change = views.change(copy, step)  # the state before unknown: every part may change
+    assert change is not None
+    for audience in [*range(6), None]:
+        views.update(change, audience)
     assert calls["shared"] == len(layout.shared), "each shared part once, not once per audience"
     assert calls["private"] == 7 * len(layout.private)

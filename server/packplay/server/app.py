@@ -67,6 +67,7 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     )
     app.state.runtime = runtime
     play = connection.Endpoint(runtime)
+    runtime.metrics.tallies.messages = lambda: play.writes.sent
 
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WS_PATH:

@@ -2,7 +2,9 @@
 
 What is counted on every move (actions, their times, messages sent, Redis batches) is
 kept in plain numbers and read when the metrics are scraped (:class:`Tallies`): a
-``prometheus_client`` counter takes a lock at every increment, several a move.
+``prometheus_client`` counter takes a lock at every increment, several a move. Messages
+and Redis batches are counted where they happen (the WebSocket tier's write batch, the
+storage pipeline) and read from there.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import bisect
 import gc
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.metrics_core import CounterMetricFamily, HistogramMetricFamily, Metric
@@ -30,9 +32,10 @@ class Tallies(Collector):
         self.action_buckets = [0] * (len(ACTION_BUCKETS) + 1)
         """Actions answered within each bucket's bound (the last: beyond them all)."""
         self.action_seconds = 0.0
-        self.messages_sent = 0
-        self.batches = 0
-        self.commands = 0
+        self.messages: Callable[[], int] = lambda: 0
+        """Messages queued to clients so far (the WebSocket tier counts them)."""
+        self.redis: Callable[[], tuple[int, int]] = lambda: (0, 0)
+        """Batches and commands sent to Redis so far (the storage pipeline counts them)."""
 
     def collect(self) -> Iterator[Metric]:
         actions = CounterMetricFamily(
@@ -52,14 +55,13 @@ class Tallies(Collector):
             sum_value=self.action_seconds,
         )
         yield CounterMetricFamily(
-            "packplay_ws_messages_sent", "Messages queued to clients", value=self.messages_sent
+            "packplay_ws_messages_sent", "Messages queued to clients", value=self.messages()
         )
+        batches, commands = self.redis()
         yield CounterMetricFamily(
-            "packplay_redis_batches",
-            "Batches of commands sent to Redis (one round trip each)",
-            value=self.batches,
+            "packplay_redis_batches", "Batches of commands sent to Redis (one round trip each)", value=batches
         )
-        yield CounterMetricFamily("packplay_redis_commands", "Commands sent to Redis", value=self.commands)
+        yield CounterMetricFamily("packplay_redis_commands", "Commands sent to Redis", value=commands)
 
 
 class Metrics:
@@ -129,10 +131,3 @@ class Metrics:
         tallies.actions[key] = tallies.actions.get(key, 0) + 1
         tallies.action_buckets[bisect.bisect_left(ACTION_BUCKETS, seconds)] += 1
         tallies.action_seconds += seconds
-
-    def message_sent(self) -> None:
-        self.tallies.messages_sent += 1
-
-    def batch_sent(self, commands: int) -> None:
-        self.tallies.batches += 1
-        self.tallies.commands += commands

@@ -114,13 +114,15 @@ class Runtime:
             connections=settings.redis_connections,
             lanes=settings.redis_pipelines,
             timeout=settings.redis_timeout,
-            observe=self.metrics.batch_sent,
             replicas=settings.redis_replicas,
             replica_timeout=settings.redis_replica_timeout,
         )
         await self.store.prepare()
+        pipeline = self.store.pipeline
+        self.metrics.tallies.redis = lambda: (pipeline.round_trips, pipeline.commands)
         self.authority = Authority(self.store, settings)
         self.authority.moves.answered = self.metrics.action_answered
+        self.metrics.watched_games.set_function(lambda: self.authority.games.watched)
         await asyncio.to_thread(self.authority.catalog)
         # The catalog is large and lives as long as the process: kept out of every later
         # collection, which would otherwise walk it again (pauses of tens of ms).

@@ -8,28 +8,11 @@ what is due at that time; the authority plays it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import msgspec
 
 from packplay.table import decisions
-from packplay.table.decisions import Decision
 from packplay.table.game_copy import GameCopy
-from packplay.table.records import GameMeta
 from packplay_protocol.from_client import Act
-
-
-def wake(meta: GameMeta, tracked: Sequence[Decision], pending: Sequence[int], grace: float) -> float | None:
-    """When a clock sweep should next look at a game: the first pending seat's turn clock
-    running out, or a house decision overdue (None: nothing to look at)."""
-    if meta.clock is None and not meta.house:
-        return None
-    times = []
-    if meta.clock is not None:
-        times += [tracked[seat].at + meta.clock for seat in pending]
-    house = meta.house_bots()
-    times += [tracked[seat].at + grace for seat in pending if seat in house]
-    return min(times) if times else None
 
 
 def due_actions(copy: GameCopy, now: float) -> list[tuple[int, Act]]:

@@ -22,6 +22,7 @@ from typing import Any
 import msgspec
 
 from packplay.games.base import Game
+from packplay.table.records import GameMeta
 from packplay_protocol.games.common import ChooseCards, LegalActions
 
 
@@ -87,6 +88,19 @@ def deadline(decisions: Sequence[Decision], pending: Sequence[int], seconds: flo
     if seconds is None or not pending:
         return None
     return min(decisions[seat].at for seat in pending) + seconds
+
+
+def wake(meta: GameMeta, tracked: Sequence[Decision], pending: Sequence[int], grace: float) -> float | None:
+    """When a clock sweep should next look at a game: the first pending seat's turn clock
+    running out, or a house decision overdue (None: nothing to look at)."""
+    if meta.clock is None and not meta.house:
+        return None
+    times = []
+    if meta.clock is not None:
+        times += [tracked[seat].at + meta.clock for seat in pending]
+    house = meta.house_bots()
+    times += [tracked[seat].at + grace for seat in pending if seat in house]
+    return min(times) if times else None
 
 
 def default_action(legal: LegalActions[Any]) -> Any:

@@ -21,6 +21,7 @@ from packplay.cards.catalog import Catalog
 from packplay.cards.compact import compact, expand
 from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, Game, GameState, without_cards
+from packplay.games.layout import ViewLayout
 from packplay.table import decisions
 from packplay.table.decisions import Decision, Legal
 from packplay.table.records import Answer, GameMeta, LogEntry, Snapshot, Status, encode
@@ -101,10 +102,13 @@ class GameCopy:
     last: dict[int, tuple[str, Answer]] = field(default_factory=dict)
     """Per seat, its last accepted action id and the answer it got (seen by this process;
     Redis keeps every answer of the game)."""
+    game_id: str = field(init=False)
+    layout: ViewLayout[Any] = field(init=False)
+    """The view's parts for the game's number of seats (see :mod:`packplay.games.layout`)."""
 
-    @property
-    def game_id(self) -> str:
-        return self.meta.id
+    def __post_init__(self) -> None:
+        self.game_id = self.meta.id
+        self.layout = self.engine.layout(self.meta.config.players)
 
     @property
     def cards(self) -> dict[str, CardInstance]:

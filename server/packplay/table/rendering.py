@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from packplay.games.base import Audience, events_for
-from packplay.games.layout import Part, Touched, Values, ViewLayout
+from packplay.games.layout import Part, Touched, Values
 from packplay.table.game_copy import GameCopy, Step
 from packplay_protocol import codec
 from packplay_protocol.diff import diff
@@ -62,13 +62,9 @@ def shared_fields(copy: GameCopy) -> tuple[Any, ...]:
     )
 
 
-def layout_of(copy: GameCopy) -> ViewLayout[Any]:
-    return copy.engine.layout(copy.meta.config.players)
-
-
 def view_doc(copy: GameCopy, audience: Audience) -> ViewDoc:
     """The view message of ``audience`` at the copy's version (nothing is kept)."""
-    layout = layout_of(copy)
+    layout = copy.layout
     return _message(copy, audience, layout.values(copy.state, audience))
 
 
@@ -86,7 +82,7 @@ def _message(copy: GameCopy, audience: Audience, values: Values) -> ViewDoc:
         "deadlines": deadlines_,
         "result": result,
         "seed": seed,
-        "view": layout_of(copy).document(values),
+        "view": copy.layout.document(values),
         "cards": {card_id: cards[card_id] for card_id in engine.known_cards(state, audience)},
     }
 
@@ -145,7 +141,7 @@ class HeldViews:
     def message(self, copy: GameCopy, audience: Audience, keep: bool = True) -> ViewDoc:
         """The view message of ``audience`` at the copy's version; with ``keep`` its
         updates are made from it from now on."""
-        layout = layout_of(copy)
+        layout = copy.layout
         if self._shared is None:
             if not keep:
                 return view_doc(copy, audience)
@@ -167,7 +163,7 @@ class HeldViews:
         values = self._shared
         if values is None:
             return None
-        layout, state = layout_of(copy), copy.state
+        layout, state = copy.layout, copy.state
         touched = layout.everything if before is None else layout.touched(before, state)
         fields = shared_fields(copy)
         field_ops: list[PatchOp] = []
@@ -192,7 +188,7 @@ class HeldViews:
             held.legal = legal
         ops.extend(change.part_ops)
         state, touched = copy.state, change.touched
-        _refresh(layout_of(copy).parts, touched.private, held.values, state, audience, ops)
+        _refresh(copy.layout.parts, touched.private, held.values, state, audience, ops)
         if touched.cards:
             hidden = copy.engine.hidden_from(state, audience)
             if hidden != held.hidden:
@@ -221,7 +217,7 @@ def _refresh(
     for index in indexes:
         part = parts[index]
         was, now = values[index], part.show(state, audience)
-        if _changed(was, now):
+        if was is not now and (was != now or type(was) is not type(now)):  # _changed, inline: per part
             ops.extend(diff(was, now, "/view" + part.path))
             values[index] = now
 

@@ -38,7 +38,7 @@ class Authority:
         self.moves = Moves(store, self.games, settings, now)
         self.lobby = Lobby(store, self.games, self.moves, settings, self.catalog, now)
         self.house = House(self.moves, self.games, settings, now)
-        self.moves.on_commit(self.house.committed)
+        self.moves.on_house_commit(self.house.committed)
         self.clocks = Clocks(store, self.games, self.moves, self.house, settings, now)
 
     def catalog(self) -> Catalog:

@@ -32,7 +32,7 @@ from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
 from packplay.server.storage.games import GameStore
-from packplay.table import clocks, decisions, rendering
+from packplay.table import decisions, rendering
 from packplay.table.game_copy import GameCopy, decode_state, encode_cards
 from packplay.table.records import GameMeta, GameRow, Rate, Status
 from packplay_protocol.catalog import GAMES
@@ -187,7 +187,7 @@ class Lobby:
             encode_cards(dealt.cards),
             copy.state_bytes,
             decisions.encode(copy.decisions),
-            clocks.wake(copy.meta, copy.decisions, copy.pending, self.settings.house_grace),
+            decisions.wake(copy.meta, copy.decisions, copy.pending, self.settings.house_grace),
             self.settings.active_ttl,
         )
         game = self.games.get(meta.id)
@@ -228,7 +228,7 @@ class Lobby:
                 encode_cards(state.cards),
                 copy.state_bytes,
                 decisions.encode(copy.decisions),
-                clocks.wake(copy.meta, copy.decisions, copy.pending, self.settings.house_grace),
+                decisions.wake(copy.meta, copy.decisions, copy.pending, self.settings.house_grace),
                 self.settings.active_ttl,
             )
             game.dealt = None

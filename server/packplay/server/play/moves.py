@@ -7,9 +7,10 @@ The loser applies the entries it missed (the commit script returns them) and dec
 again: the action still applies when its seat faces the same decision as before (see
 :mod:`packplay.table.decisions`), else it is rejected as stale.
 
-Whoever needs to hear of a version this process made (the house, which decides its
-seats there; the tournaments, which record a result at once) subscribes with
-:meth:`Moves.on_commit`.
+Whoever needs to hear of a version this process made subscribes: the house to the versions
+of games with house seats (it decides its seats there, :meth:`Moves.on_house_commit`), the
+tournaments to the games that end (they record the result at once, :meth:`Moves.on_finish`).
+A game with neither calls nobody.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from packplay.server.play.local_games import LocalGame, LocalGames
 from packplay.server.settings import Settings
 from packplay.server.storage.errors import StorageUnavailable
 from packplay.server.storage.games import GameStore, answer_field
-from packplay.table import clocks, decisions
+from packplay.table import decisions
 from packplay.table.decide import decide, rejected, same_or_duplicate, seat_limited
 from packplay.table.game_copy import GameCopy, Step, digest
 from packplay.table.records import Answer, Commit, Rate
@@ -31,7 +32,7 @@ from packplay_protocol.from_client import Act
 
 MAX_ATTEMPTS = 8
 Committed = Callable[[GameCopy], None]
-"""Told of each version this process made, with the copy at that version."""
+"""Told of a version this process made, with the copy at that version."""
 Answered = Callable[[str, str, float], None]
 """Told of each client's action answered: the game, the outcome, the seconds it took."""
 
@@ -47,17 +48,28 @@ class Moves:
         self.settings = settings
         self.now = now
         self.seat_limit = Rate(settings.actions_per_second, settings.action_burst)
-        self._committed: list[Committed] = []
+        self.grace = settings.house_grace
+        self._house: list[Committed] = []
+        self._finished: list[Committed] = []
         self.answered: Answered | None = None
 
-    def on_commit(self, hear: Committed) -> None:
-        """Tell ``hear`` of every version this process makes (a start, a move, a timeout)."""
-        self._committed.append(hear)
+    def on_house_commit(self, hear: Committed) -> None:
+        """Tell ``hear`` of every version this process makes (a start, a move, a timeout) of a
+        game with house seats."""
+        self._house.append(hear)
+
+    def on_finish(self, hear: Committed) -> None:
+        """Tell ``hear`` of every game whose last version this process makes."""
+        self._finished.append(hear)
 
     def made(self, copy: GameCopy) -> None:
         """This process made ``copy``'s version: tell whoever listens."""
-        for hear in self._committed:
-            hear(copy)
+        if copy.meta.house:
+            for hear in self._house:
+                hear(copy)
+        if copy.status == "finished":
+            for hear in self._finished:
+                hear(copy)
 
     async def submit(self, game_id: str, seat: int, act: Act) -> Answer:
         """A client's action: :meth:`act`, its answer counted by game and outcome."""
@@ -95,13 +107,10 @@ class Moves:
         version = 0 if game.copy is None else game.copy.version
         return rejected(RejectReason.STALE_VERSION, "the game moved on; decide again", version)
 
-    def wake(self, copy: GameCopy, step: Step) -> float | None:
-        """When the clock sweep should look at the game after ``step`` (see :func:`clocks.wake`)."""
-        return clocks.wake(copy.meta, step.decisions, step.pending, self.settings.house_grace)
-
     async def _commit(self, game: LocalGame, copy: GameCopy, step: Step, limit: Rate | None) -> Answer | None:
         """Commit a step: the answer, or None when another version came first (decide again)."""
         finished = step.status == "finished"
+        wake = None if finished else decisions.wake(copy.meta, step.decisions, step.pending, self.grace)
         commit = Commit(
             game_id=copy.game_id,
             expected=copy.version,
@@ -112,7 +121,7 @@ class Moves:
             entry_bytes=step.entry_bytes,
             ttl=self.settings.finished_ttl if finished else self.settings.active_ttl,
             answer=step.answer,
-            deadline=None if finished else self.wake(copy, step),
+            deadline=wake,
             limit=limit,
         )
         try:

@@ -22,13 +22,14 @@ import asyncio
 import logging
 import time
 import zlib
+from functools import lru_cache
 from typing import Any
 
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
 from packplay.server.storage import keys, scripts, urls
-from packplay.server.storage.pipeline import Observer, Pipeline
+from packplay.server.storage.pipeline import Pipeline
 from packplay.table.records import (
     Answer,
     Commit,
@@ -118,6 +119,8 @@ class GameStore:
         self._barrier = "1" if replicas > 0 else ""
         """Replies that reach clients wait for the replicas (see _BARRIER)."""
         self._durable = replicas > 0
+        self._publish = "PUBLISH"
+        """The command that sends entries to other processes (see :meth:`prepare`)."""
         self._announcing: set[asyncio.Task[Any]] = set()
 
     @classmethod
@@ -128,7 +131,6 @@ class GameStore:
         connections: int = 16,
         lanes: int = 4,
         timeout: float | None = 30.0,
-        observe: Observer | None = None,
         replicas: int = 0,
         replica_timeout: float = 1.0,
     ) -> GameStore:
@@ -144,7 +146,6 @@ class GameStore:
             connections=connections,
             lanes=lanes,
             timeout=timeout,
-            observe=observe,
             replicas=replicas,
             replica_timeout=replica_timeout,
         )
@@ -155,6 +156,7 @@ class GameStore:
         await self.ping()
         versions = await self.pipeline.each_node("INFO", "server")
         self.sharded_pubsub = all(_major_version(bytes(info)) >= 7 for info in versions)
+        self._publish = "SPUBLISH" if self.sharded_pubsub else "PUBLISH"
 
     async def close(self) -> None:
         await asyncio.gather(*self._announcing, return_exceptions=True)
@@ -375,7 +377,7 @@ class GameStore:
                 self.process_id,
                 keys.channel_prefix(keys.shard_of(game_id)),
                 CATCH_UP_ENTRIES,
-                "" if self._durable else self._publish_command(),
+                "" if self._durable else self._publish,
                 self._barrier,
                 *limit_args(commit.limit),
                 limit_field(seat),
@@ -384,7 +386,7 @@ class GameStore:
         outcome = reply[0].decode()
         if outcome == "duplicate":
             previous = decode_answer(reply[1])
-            if previous.accepted:
+            if previous.accepted and self._durable:
                 # Its first commit may have been answered unavailable, and announced to nobody.
                 self._announce(game_id, previous.version)
             return CommitResult("duplicate", previous=previous)
@@ -395,17 +397,13 @@ class GameStore:
         if outcome == "limited":
             return CommitResult("limited", wait=int(reply[1]))
         version = int(reply[1])
-        self._announce(game_id, version)
+        if self._durable:  # else the commit script published it
+            self._announce(game_id, version)
         return CommitResult("ok", version=version)
-
-    def _publish_command(self) -> str:
-        return "SPUBLISH" if self.sharded_pubsub else "PUBLISH"
 
     def _announce(self, game_id: str, version: int) -> None:
         """Publish a durable commit's entry to the other processes that watch its game, now that
         the replicas hold it; the acting client's answer does not wait for this."""
-        if not self._durable:
-            return  # the commit script published it
         task = asyncio.ensure_future(self._send_announcement(game_id, version))
         self._announcing.add(task)
         task.add_done_callback(self._announcing.discard)
@@ -414,7 +412,7 @@ class GameStore:
         arguments = [game_id, version, self.process_id, keys.channel_prefix(keys.shard_of(game_id))]
         try:
             await self.pipeline.run(
-                _ANNOUNCE, list(keys.game_keys(game_id)), [*arguments, self._publish_command()], durable=False
+                _ANNOUNCE, list(keys.game_keys(game_id)), [*arguments, self._publish], durable=False
             )
         except Exception as error:
             # A task of its own, so nobody else would hear of this. Pub/sub delivers at most
@@ -487,6 +485,7 @@ class GameStore:
         return bytes(await self.pipeline.call("PING")) == b"PONG"
 
 
+@lru_cache(maxsize=keys.HOT_IDS)
 def _indexes(game_id: str) -> tuple[str, str]:
     """The clock and started-games indexes of the game's shard, as the scripts take them."""
     shard = keys.shard_of(game_id)

@@ -165,12 +165,14 @@ def lobby(shard: int, game_name: str | None = None) -> str:
     return key if game_name is None else f"{key}:{game_name}"
 
 
+@cache
 def games(shard: int) -> str:
     """Sorted set of a shard's started games, for listings beyond the lobby (scored and pruned
     as the lobby)."""
     return shard_key(shard, "games")
 
 
+@cache
 def clocks(shard: int) -> str:
     """Sorted set: game id -> deadline (unix seconds) of its pending decision, for the games of
     one shard. Every process sweeps every shard (the version compare-and-set plays a timed-out
@@ -245,6 +247,7 @@ def tournament_news_pattern() -> str:
     return f"{NEWS_PREFIX}*"
 
 
+@cache
 def channel_prefix(shard: int) -> str:
     """Start of the channel names of one shard; a process's channel there is this plus its id."""
     return f"{PREFIX}:proc:{{{tag(shard)}}}:"

@@ -35,7 +35,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,8 +60,6 @@ from packplay.server.storage.errors import NotReplicated, StorageUnavailable, un
 from packplay.server.storage.redis_connection import Link
 
 log = logging.getLogger(__name__)
-Observer = Callable[[int], None]
-"""Told the size of each batch sent (for metrics)."""
 REDIRECTS = 5
 """Times one command may be redirected to another node before it fails."""
 _KEYLESS = {b"PING", b"SCRIPT", b"WAIT", b"INFO", b"TIME"}
@@ -119,7 +117,6 @@ class Pipeline:
         pool: aioredis.ConnectionPool | None = None,
         lanes: int = 4,
         timeout: float | None = 30.0,
-        observe: Observer | None = None,
         *,
         cluster: RedisCluster | None = None,
         replicas: int = 0,
@@ -136,7 +133,6 @@ class Pipeline:
         self._timeout = timeout
         self._queue: list[_Call] = []
         self._scheduled = False
-        self._observe = observe
         wait: tuple[Any, ...] = ("WAIT", replicas, max(1, round(replica_timeout * 1000)))
         self._wait = hiredis.pack_command(wait) if replicas > 0 else None
         self._replicas = replicas
@@ -210,8 +206,6 @@ class Pipeline:
     def _count(self, batch: list[_Call]) -> None:
         self.round_trips += 1
         self.commands += len(batch)
-        if self._observe is not None:
-            self._observe(len(batch))
 
     def _send_now(self, batch: list[_Call], link: Link) -> None:
         """The common case, without a task: one Redis, an open link. Its replies settle the

@@ -22,7 +22,7 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.sentinel import Sentinel, SentinelConnectionPool
 
-from packplay.server.storage.pipeline import Observer, Pipeline
+from packplay.server.storage.pipeline import Pipeline
 
 CLUSTER_SCHEMES = ("redis+cluster", "rediss+cluster")
 SENTINEL_SCHEMES = ("redis+sentinel", "rediss+sentinel")
@@ -48,7 +48,6 @@ def connect(
     connections: int = 16,
     lanes: int = 4,
     timeout: float | None = 30.0,
-    observe: Observer | None = None,
     replicas: int = 0,
     replica_timeout: float = 1.0,
 ) -> tuple[aioredis.Redis | RedisCluster, Pipeline]:
@@ -72,7 +71,6 @@ def connect(
             pool,
             lanes=lanes,
             timeout=timeout,
-            observe=observe,
             cluster=cluster,
             replicas=replicas,
             replica_timeout=replica_timeout,

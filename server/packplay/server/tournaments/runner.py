@@ -62,7 +62,7 @@ class TournamentRunner:
         self._tasks: set[asyncio.Task[None]] = set()
         self._games: dict[str, str] = {}
         """Game id -> tournament id, for the current round of each running event seen here."""
-        authority.moves.on_commit(self._committed)
+        authority.moves.on_finish(self.game_finished)
 
     @property
     def ttl(self) -> int:
@@ -86,13 +86,9 @@ class TournamentRunner:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
-    def _committed(self, copy: GameCopy) -> None:
-        if copy.status == "finished":
-            self.game_finished(copy.game_id)
-
-    def game_finished(self, game_id: str) -> None:
+    def game_finished(self, copy: GameCopy) -> None:
         """A game ended here: if it is a table of a running event, record it now."""
-        tournament_id = self._games.pop(game_id, None)
+        tournament_id = self._games.pop(copy.game_id, None)
         if tournament_id is not None:
             self.kick(tournament_id)
 

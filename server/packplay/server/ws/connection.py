@@ -356,7 +356,6 @@ class Connection:
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return
-        self.runtime.metrics.message_sent()
 
     def writable(self) -> None:
         """The client reads again (the protocol says so): write what waited."""
@@ -452,8 +451,6 @@ class Connection:
         except BaseException:
             await self._unwatch()
             raise
-        finally:
-            self.runtime.metrics.watched_games.set(self.runtime.authority.games.watched)
         return self.session.caught_up(frames)
 
     async def _leave(self) -> None:
@@ -467,7 +464,6 @@ class Connection:
         if self.watching is not None:
             await self.runtime.authority.games.unwatch(self.watching, self)
             self.watching = None
-            self.runtime.metrics.watched_games.set(self.runtime.authority.games.watched)
 
     async def _catch_up(self, game_id: str, audience: int | None, since: int | None) -> list[Outgoing]:
         frames = await self.runtime.authority.games.resume(game_id, audience, since)

@@ -38,11 +38,13 @@ class Flushable(Protocol):
 class WriteBatch:
     """The send queues holding frames of this turn; one per process."""
 
-    __slots__ = ("_held", "_scheduled")
+    __slots__ = ("_held", "_scheduled", "sent")
 
     def __init__(self) -> None:
         self._held: list[Flushable] = []
         self._scheduled = False
+        self.sent = 0
+        """Frames queued so far, by every connection (read by the metrics)."""
 
     def hold(self, queue: Flushable) -> None:
         """Flush ``queue`` at the end of this turn; a queue holds itself once a turn (a flush
@@ -124,6 +126,7 @@ class SendQueue:
         if frames is None:
             frames = self._frames = deque()
         frames.append(frame)
+        self._batch.sent += 1
         if not self._waiting and not self._held:
             self._held = True
             self._batch.hold(self)
