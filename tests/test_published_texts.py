@@ -1,7 +1,7 @@
 """Published texts are plain prose in JSON's words: the descriptions of every generated
-document (OpenAPI, AsyncAPI, JSON Schemas) and every `packplay --help` screen carry no
-Python markup (double backticks, Sphinx roles) and say null, true and false, never None,
-True and False."""
+document (OpenAPI, AsyncAPI, JSON Schemas), the configuration reference (made from the
+settings' docstrings) and every `packplay --help` screen carry no Python markup (double
+backticks, Sphinx roles) and say null, true and false, never None, True and False."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import pytest
 from packplay.cli import build_parser
 
 PROTOCOL = Path(__file__).resolve().parents[1] / "protocol"
+CONFIGURATION = Path(__file__).resolve().parents[1] / "deploy" / "configuration.md"
 PYTHON_MARKUP = re.compile(r"``|:(?:class|func|meth|mod|attr):|\bNone\b|\bTrue\b|\bFalse\b")
 DOCUMENTS = sorted(
     [PROTOCOL / "openapi.json", PROTOCOL / "asyncapi.json", *(PROTOCOL / "schema").rglob("*.json")]
@@ -40,6 +41,11 @@ def test_document_descriptions_carry_no_python_markup(document: Path) -> None:
     texts = list(_texts(json.loads(document.read_text(encoding="utf-8"))))
     assert texts, "every document describes something"
     assert [(where, text) for where, text in texts if PYTHON_MARKUP.search(text)] == []
+
+
+def test_the_configuration_reference_carries_no_python_markup() -> None:
+    lines = CONFIGURATION.read_text(encoding="utf-8").splitlines()
+    assert [line for line in lines if PYTHON_MARKUP.search(line)] == []
 
 
 def _screens(parser: argparse.ArgumentParser, name: str) -> Iterator[tuple[str, str]]:

@@ -32,6 +32,16 @@ def test_environment_variables_fill_typed_fields() -> None:
     assert settings.redis_url == "redis://cache:6379/0"
 
 
+def test_the_other_names_are_read_only_without_the_packplay_variable() -> None:
+    others = {"REDIS_URL": "redis://other:6379/0", "FORWARDED_ALLOW_IPS": "10.0.0.0/8, 10.1.0.1"}
+    settings = Settings.from_env(others)
+    assert settings.redis_url == "redis://other:6379/0"
+    assert settings.trusted_proxies == ("10.0.0.0/8", "10.1.0.1")
+    mine = {**others, "PACKPLAY_REDIS_URL": "redis://mine:6379/0", "PACKPLAY_TRUSTED_PROXIES": ""}
+    settings = Settings.from_env(mine)
+    assert (settings.redis_url, settings.trusted_proxies) == ("redis://mine:6379/0", ())
+
+
 def test_workers_inherit_the_parents_settings_whole() -> None:
     parent = Settings(port=1234, ws_origins=("https://x.example",), redis_url="redis://r:1/0")
     assert Settings.from_env({SETTINGS_ENV: parent.to_json(), "PACKPLAY_PORT": "1"}) == parent

@@ -12,21 +12,42 @@ from typing import Any, Literal
 LogFormat = Literal["text", "json"]
 
 ENV_PREFIX = "PACKPLAY_"
+ENV_ALIASES = {"redis_url": "REDIS_URL", "trusted_proxies": "FORWARDED_ALLOW_IPS"}
+"""Other names some settings are read from when their PACKPLAY_ variable is not set
+(FORWARDED_ALLOW_IPS is uvicorn's name)."""
 SETTINGS_ENV = "PACKPLAY_SETTINGS_JSON"
 """Carries the whole settings of the parent to each worker process (uvicorn --workers)."""
 
 
 @dataclass(frozen=True, kw_only=True)
 class Settings:
-    """Every knob of the server. Durations are in seconds, sizes in bytes or messages."""
+    """Every knob of the server. Durations are in seconds, sizes in bytes or messages.
 
+    Each field's docstring is its description in deploy/configuration.md, and a comment line
+    between fields heads a group there (``python server/tools/configuration.py`` writes it).
+    """
+
+    # The process
     host: str = "127.0.0.1"
+    """Address to listen on (``0.0.0.0``: every IPv4 interface)."""
     port: int = 8000
+    """Port to listen on, 0 to 65535."""
     workers: int = 1
+    """Server processes on this one port, under one supervisor; they share one Redis, private
+    or not. In containers keep 1 and run more containers."""
+    server_name: str = "packplay"
+    """The name the server gives in /v2/health and in the WebSocket welcome."""
+    # Redis
     redis_url: str | None = None
+    """The Redis (or Valkey) holding every game; all processes of one deployment share it.
+    ``redis://host:port/db`` (``rediss://`` for TLS) for one server,
+    ``redis+cluster://host:port[,host:port...]`` for a Redis Cluster,
+    ``redis+sentinel://host:port[,host:port...]/<master name>`` for a master that Sentinels
+    manage. Unset: the process starts a private Redis-compatible server of its own."""
     redis_dir: str | None = None
-    """Data directory of the private Redis-compatible server started without ``redis_url``
-    (its append-only file); None: ``$XDG_DATA_HOME/packplay/redis``."""
+    """Data directory of the private server started without ``redis_url``: an append-only
+    file, fsynced every second; one server per directory (a lock file). Unset:
+    ``$XDG_DATA_HOME/packplay/redis`` (``~/.local/share/packplay/redis``)."""
     in_memory: bool = False
     """The private server keeps nothing on disk (every game is lost when it stops)."""
     redis_connections: int = 16
@@ -38,10 +59,12 @@ class Settings:
     """Seconds to wait for Redis's answer to a batch before the requests in it fail as retryable."""
     redis_replicas: int = 0
     """Replicas that must hold a write before it is acknowledged (a WAIT sent in the same round
-    trip as the write); 0 acknowledges once the master has it."""
+    trip as the write); 0 acknowledges once the master has it. The README's section on high
+    availability and durability says what this promises."""
     redis_replica_timeout: float = 1.0
     """Seconds WAIT waits for ``redis_replicas``; a write they do not acknowledge in time fails
     as retryable (it may still have been applied: resending the action gets its answer)."""
+    # Games
     cold_after: float = 120.0
     """Seconds without a move after which a process lets go of a game's state (its connections
     stay; the next move reads it again from Redis). 0 keeps it as long as it has connections."""
@@ -49,47 +72,73 @@ class Settings:
     """Games kept in a process's memory beyond those with a local connection (a cache: each costs
     one read from Redis when it is needed again)."""
     sandbox: bool = False
+    """Allow sandbox games: explicit card lists and seeds, for client developers and scenario
+    tests (without it such a game is refused with ``sandbox_disabled``)."""
+    # Logs
     log_format: LogFormat = "text"
+    """``text``: readable lines for a terminal; ``json``: one JSON object a line, for collectors."""
     log_level: str = "info"
+    """Level of the server's and uvicorn's logs: ``debug``, ``info``, ``warning`` or ``error``."""
+    # Browsers
     cors_origins: tuple[str, ...] = ()
+    """Origins allowed to call the REST API from a browser (CORS); empty allows none."""
     ws_origins: tuple[str, ...] = ()
     """Allowed ``Origin`` headers of WebSocket handshakes; empty allows any (native clients)."""
+    # Lifetimes
     finished_ttl: int = 24 * 3600
+    """Seconds a finished game and its replay are kept."""
     lobby_ttl: int = 30 * 60
+    """Seconds an open lobby (a game waiting for players) lives."""
     active_ttl: int = 7 * 24 * 3600
-    """How long a started game survives without any action."""
+    """Seconds a started game survives without any action."""
+    # Limits
     send_queue: int = 256
+    """Messages queued for a connection whose client reads nothing more before it is closed
+    with 4000 (resume)."""
     actions_per_second: float = 10.0
-    """Sustained actions per seat, over all its connections and server processes (kept in Redis)."""
+    """Sustained actions per seat, over all its connections and server processes (kept in Redis);
+    beyond it an action is rejected with ``rate_limited`` and nothing is applied."""
     action_burst: int = 20
     """Actions a seat may send at once before ``actions_per_second`` holds it back."""
     frames_per_second: float = 30.0
-    """Sustained frames of any kind (pings and resumes too) per connection."""
+    """Sustained frames of any kind (pings and resumes too) per connection; a frame beyond it is
+    not handled (an act is rejected with ``rate_limited``, the first other frame of a run gets an
+    error ``rate_limited``)."""
     frame_burst: int = 60
     """Frames a connection may send at once; as many more refused in a row close it (4005)."""
     resumes_per_minute: float = 120.0
     """Sustained resumes answered per connection (bursts of 10); others get ``rate_limited``."""
     catch_up_versions: int = 256
-    """A join or resume more versions behind than this gets the whole view without the events."""
+    """A join or resume more versions behind than this gets the whole view without the events
+    between (0: always the whole view)."""
     games_per_minute: float = 30.0
-    """Sustained new games per client address, over all server processes; 0: no limit."""
+    """Sustained new games per client address, over all server processes (kept in Redis); beyond
+    it 429 ``rate_limited`` with Retry-After. 0: no limit."""
     games_burst: int = 20
     """New games a client may create at once before ``games_per_minute`` holds it back."""
     open_lobbies: int = 10
-    """Games a client may have waiting for players at once (it created them); 0: no limit."""
+    """Games a client may have waiting for players at once (it created them); beyond it 429
+    ``too_many_lobbies``. 0: no limit."""
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or networks (CIDR) of proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed; ``*`` trusts every peer (only behind a proxy that
-    every request passes). The client's address counts against the per-client limits."""
+    every request passes), empty trusts none. The client's address, which the per-client limits
+    count by, is the first address in ``X-Forwarded-For`` from the right that is not a
+    trusted proxy; an IPv6 client counts by its /64 network."""
     frame_limit: int = 64 * 1024
+    """Largest frame accepted, in bytes: a larger WebSocket frame closes the connection with
+    1009, a larger REST body gets 413 ``frame_too_large``."""
+    # Connections
     ws_deflate: bool = True
-    """Compress WebSocket frames (permessage-deflate), each message on its own: an update
-    shrinks about threefold, a whole view about tenfold, for about 22 us of CPU a frame (a
-    fifth more server CPU per move in the hot-path benchmark)."""
+    """Compress WebSocket frames (permessage-deflate), each message on its own both ways (no
+    context takeover), at zlib-ng's fastest level: a Day vs Night update goes from a median of
+    about 1.6 KB to 0.74 KB and its first whole view from 4.7 KB to 1.8, for about 7.5 us of
+    CPU a frame; an idle connection keeps no compressor."""
     ws_deflate_context: bool = False
-    """Compress each message against the connection's earlier ones (context takeover, both
-    ways): updates half the size again, but every connection keeps a compressor and a
-    decompressor, about 38 KiB more server memory each."""
+    """With ``ws_deflate``, compress each message against the connection's earlier ones (context
+    takeover, both ways): updates about half as large again (a median of 0.28 KB), but every
+    connection keeps a compressor and a decompressor, about 38 KiB more server memory each
+    (56 KiB instead of 18 for an idle one)."""
     header_timeout: float = 10.0
     """Seconds from a connection's opening (or a request's first byte) to the end of the request's
     headers, WebSocket handshakes included; then 408 and the connection is closed."""
@@ -97,8 +146,9 @@ class Settings:
     """Seconds from the end of a request's headers to the end of its body; then 408 and closed."""
     backlog: int = 8192
     """Connections the kernel holds for the process before it accepts them (capped by
-    ``net.core.somaxconn``). A burst beyond it is refused at the TCP level: clients see a
-    connection reset or a connect timeout, and no answer says to retry."""
+    ``net.core.somaxconn``); the process accepts up to 512 at each turn of its event loop. A
+    burst beyond it is refused at the TCP level: clients see a connection reset or a connect
+    timeout, and no answer says to retry."""
     keep_alive_timeout: int = 5
     """Seconds an HTTP connection may stay idle between two requests (behind a load balancer,
     choose more than its idle timeout)."""
@@ -107,12 +157,14 @@ class Settings:
     close_timeout: float = 10.0
     """Seconds a WebSocket client has to answer the server's close frame before it is dropped."""
     hello_timeout: float = 10.0
-    """Seconds from a WebSocket's opening to a valid hello (then close 4001)."""
+    """Seconds from a WebSocket's opening to a valid hello (then close 4001); announced to
+    clients as ``limits.hello_timeout_seconds``."""
     ping_interval: float = 20.0
     """Seconds a client may stay silent before it sends a ping; a WebSocket silent for three of
-    them is closed."""
+    them is closed (1000). Announced to clients as ``limits.ping_interval_seconds``."""
+    # Turn clocks and the house
     clock_interval: float = 1.0
-    """How often each process looks for expired turn clocks."""
+    """Seconds between a process's looks for expired turn clocks."""
     house_seconds: float = 0.25
     """Time cap of one decision of the house's strong bot (it stops sampling then; under a turn
     clock it takes at most a quarter of the clock)."""
@@ -122,16 +174,19 @@ class Settings:
     house_threads: int = 1
     """Threads per process that run house decisions, off the event loop (without ``house_processes``)."""
     house_processes: int = 0
-    """Worker processes per server process for the strong house bot's decisions (0: threads)."""
+    """Worker processes per server process for the strong house bot's decisions, spawned on the
+    first house game (0: threads)."""
+    # Tournaments
     tournament_interval: float = 0.5
-    """How often each process carries running tournaments forward (finished tables, next rounds)."""
+    """Seconds between two passes of each process's tournament runner (finished tables, next rounds)."""
     tournament_ttl: int = 7 * 24 * 3600
-    """How long a tournament survives its last change."""
+    """Seconds a tournament survives its last change."""
+    # Graceful drain
     drain_delay: float = 5.0
-    """Seconds between SIGTERM, from which readiness fails, and the closing of the process's
-    WebSockets (1012): long enough for the load balancer's health checks to take the process
-    out of rotation, so that the clients it closes reconnect to other processes."""
-    server_name: str = "packplay"
+    """Seconds between SIGTERM, from which readiness (/v2/ready) fails, and the closing of the
+    process's WebSockets (1012): long enough for the load balancer's health checks to take the
+    process out of rotation, so that the clients it closes reconnect to other processes (the
+    HAProxy of deploy/ checks every 2 s and gives up after two failures). 0 closes them at once."""
 
     def __post_init__(self) -> None:
         for name in _POSITIVE:
@@ -158,7 +213,7 @@ class Settings:
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
-        """Settings from ``PACKPLAY_<FIELD>`` variables (and ``REDIS_URL``, ``FORWARDED_ALLOW_IPS``).
+        """Settings from ``PACKPLAY_<FIELD>`` variables (and the other names of ``ENV_ALIASES``).
 
         A worker started by :func:`packplay.server.main.serve` inherits the parent's
         settings whole through ``PACKPLAY_SETTINGS_JSON``.
@@ -174,10 +229,10 @@ class Settings:
                     raw[f.name] = _parse(f.type, value)
                 except ValueError as error:
                     raise SettingsError(f"{_env_name(f.name)}: {error}") from error
-        if "redis_url" not in raw and env.get("REDIS_URL"):
-            raw["redis_url"] = env["REDIS_URL"]
-        if "trusted_proxies" not in raw and env.get("FORWARDED_ALLOW_IPS"):
-            raw["trusted_proxies"] = _parse("tuple", env["FORWARDED_ALLOW_IPS"])  # uvicorn's name
+        kinds = {f.name: f.type for f in dataclasses.fields(cls)}
+        for name, variable in ENV_ALIASES.items():
+            if name not in raw and env.get(variable):
+                raw[name] = _parse(kinds[name], env[variable])
         return cls(**raw)
 
 
@@ -230,4 +285,4 @@ def _coerce(raw: dict[str, Any]) -> dict[str, Any]:
     return {k: tuple(v) if isinstance(v, list) else v for k, v in raw.items()}
 
 
-__all__ = ["ENV_PREFIX", "SETTINGS_ENV", "LogFormat", "Settings"]
+__all__ = ["ENV_ALIASES", "ENV_PREFIX", "SETTINGS_ENV", "LogFormat", "Settings"]
