@@ -5,13 +5,14 @@ from __future__ import annotations
 import pytest
 from support_servers import ServerProcess as Server
 
-from packplay.transcripts import BEGIN, END, GAMES, GUIDE, record_game, render, section, with_section
+from transcripts import BEGIN, END, GAMES, GUIDE, record_game, render, section, with_section
 
 
 async def test_the_guides_transcripts_are_current(server: Server) -> None:
     recordings = {game: await record_game(server.url, game, seed) for game, seed in GAMES}
     rendered = render(recordings)
-    assert rendered.strip("\n") == section(GUIDE.read_text(encoding="utf-8")), "run: packplay protocol docs"
+    guide = section(GUIDE.read_text(encoding="utf-8"))
+    assert rendered.strip("\n") == guide, "run: python protocol/tools/generate.py"
     for kind in ("hello", "welcome", "join", "view", "act", "update", "game_over"):
         assert f'"type": "{kind}"' in rendered
 

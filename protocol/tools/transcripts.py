@@ -5,10 +5,8 @@ one seeded two-player game: at each step the lowest pending seat plays
 :class:`~packplay_clients.bots.FirstBot`'s action through the SDK, and the next step
 waits until both seats hold the new version. Seat 0's REST calls and WebSocket
 frames are recorded, made deterministic (game id, tokens and times become
-placeholders) and written between the guide's transcript markers.
-
-    packplay protocol docs            # regenerate (with the other protocol documents)
-    packplay protocol docs --check    # exit 1 when the guide's transcripts are stale
+placeholders) and written between the guide's transcript markers. ``generate.py``
+beside it runs it, after the other protocol documents.
 """
 
 from __future__ import annotations
@@ -17,7 +15,6 @@ import asyncio
 import functools
 import json
 import socket
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
@@ -34,7 +31,8 @@ from packplay.server.embedded_redis import EmbeddedRedis
 from packplay.server.settings import Settings
 from packplay_clients import FirstBot, GameConnection, RestClient, connect_websocket
 from packplay_clients.transport import Frame, Transport
-from packplay_protocol.specgen import PROTOCOL_DIR
+
+from specgen import PROTOCOL_DIR
 
 GUIDE = PROTOCOL_DIR / "README.md"
 BEGIN = "<!-- transcripts:begin -->"
@@ -205,14 +203,14 @@ async def record_all() -> dict[str, Recording]:
 
 INTRO = """\
 Each transcript is seat 0's side of a real two-player game on a sandbox server, written
-by `packplay protocol docs` (module `packplay.transcripts`). The seed is fixed; both
-seats are played by the SDK's `FirstBot` (the first legal action, else the first choice
-filled with its first options), one action at a time by the lowest pending seat. `→`
-marks what seat 0's client sends and `←` what it receives; `REST` lines are HTTP calls,
-the others WebSocket frames (JSON, one message per frame), shown as they were sent. The
-game id, the token and times are placeholders. The `view` after `join` is the whole view
-with its card table; each `update` after it carries the events of one version and the JSON
-Patch that turns seat 0's view message into the next one.
+by `python protocol/tools/generate.py` (`protocol/tools/transcripts.py`). The seed is
+fixed; both seats are played by the SDK's `FirstBot` (the first legal action, else the
+first choice filled with its first options), one action at a time by the lowest pending
+seat. `→` marks what seat 0's client sends and `←` what it receives; `REST` lines are
+HTTP calls, the others WebSocket frames (JSON, one message per frame), shown as they
+were sent. The game id, the token and times are placeholders. The `view` after `join`
+is the whole view with its card table; each `update` after it carries the events of one
+version and the JSON Patch that turns seat 0's view message into the next one.
 """
 
 
@@ -432,18 +430,35 @@ def with_section(text: str, body: str) -> str:
     return f"{text[:start]}\n{body.strip(chr(10))}\n{text[end:]}"
 
 
-def main(check: bool = False, guide: Path = GUIDE) -> int:
-    """Write the transcripts into the guide, or (``check``) exit 1 when they are stale."""
-    text = guide.read_text(encoding="utf-8")
-    body = render(asyncio.run(record_all()))
-    if section(text) == body.strip("\n"):
-        return 0
-    if check:
-        print(
-            f"stale: {guide.parent.name}/{guide.name} (transcripts); run: packplay protocol docs",
-            file=sys.stderr,
-        )
-        return 1
-    guide.write_text(with_section(text, body), encoding="utf-8")
-    print(f"wrote {guide.parent.name}/{guide.name} (transcripts)")
-    return 0
+def documents(recordings: dict[str, Recording], guide: str) -> dict[str, str]:
+    """The files the transcripts write, by path relative to ``protocol/``: the guide ``guide``
+    with its transcript section rendered from ``recordings``."""
+    return {GUIDE.name: with_section(guide, render(recordings))}
+
+
+def current(out: Path) -> dict[str, str]:
+    """The files as the games played now write them, for the ``protocol/`` folder ``out``."""
+    guide = (out / GUIDE.name).read_text(encoding="utf-8")
+    return documents(asyncio.run(record_all()), guide)
+
+
+def stale(out: Path) -> list[str]:
+    """The paths under ``out`` that differ from what would be written."""
+    return _stale(out, current(out))
+
+
+def write(out: Path) -> list[str]:
+    """Write the transcripts under ``out``; the changed paths."""
+    docs = current(out)
+    changed = _stale(out, docs)
+    for path in changed:
+        (out / path).write_text(docs[path], encoding="utf-8")
+    return changed
+
+
+def _stale(out: Path, docs: dict[str, str]) -> list[str]:
+    return sorted(p for p, text in docs.items() if not (out / p).is_file() or _read(out / p) != text)
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
