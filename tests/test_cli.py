@@ -74,3 +74,10 @@ def test_simulate_prints_outcomes(capsys, game, players):
 def test_simulate_refuses_a_bad_player_count(capsys):
     status, _, err = run(capsys, "simulate", "day_night", "--games", "1", "--players", "5")
     assert status == 2 and "2-2 players" in err
+
+
+def test_the_protocol_documents_are_no_subcommand(capsys):
+    # Their generators are a script of the checkout, protocol/tools/generate.py, not installed.
+    with pytest.raises(SystemExit) as exited:
+        main(["protocol", "docs"])
+    assert exited.value.code == 2 and "invalid choice: 'protocol'" in capsys.readouterr().err

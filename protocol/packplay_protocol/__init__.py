@@ -4,7 +4,8 @@ Modules: ``version`` (subprotocols and negotiation), ``errors`` (closed reasons 
 codes), ``from_client`` / ``to_client`` (the WebSocket message catalog), ``codec``
 (JSON and MessagePack), ``patch`` (the JSON Patch of view updates), ``rest`` (REST
 bodies and routes), ``catalog`` (every game's wire types), ``openapi`` / ``asyncapi`` /
-``schemas`` / ``vectors`` / ``specgen`` (generated documents).
+``schemas`` (the documents the server serves and the generators in ``protocol/tools``,
+which are not installed, write into ``protocol/``).
 """
 
 from packplay_protocol.codec import Direction, decode, decode_client, decode_server, encode

@@ -7,12 +7,12 @@ import sys
 from collections.abc import Sequence
 
 from packplay import __version__
-from packplay.commands import arena, bot, cards, protocol, replay, serve, simulate, tournament
+from packplay.commands import arena, bot, cards, replay, serve, simulate, tournament
 
 DESCRIPTION = (
     "Packplay serves four Magic: The Gathering booster mini-games to clients over REST and "
     "WebSocket, and comes with the tools around them: the card catalog, engine-only "
-    "simulations, bots and their arena, tournaments and the protocol's documents."
+    "simulations, bots and their arena, and tournaments."
 )
 
 
@@ -20,7 +20,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="packplay", description=DESCRIPTION)
     parser.add_argument("--version", action="version", version=f"packplay {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module in (serve, cards, simulate, arena, protocol, replay, bot, tournament):
+    for module in (serve, cards, simulate, arena, replay, bot, tournament):
         module.register(commands)
     return parser
 

@@ -14,8 +14,9 @@ from clients_memory import VECTORS, Peer, ScriptedServer, vector_cases, welcome
 from packplay_clients import GameConnection
 from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping
 from packplay_protocol.to_client import Pong, ServerMessage
-from packplay_protocol.vectors import complete
 from packplay_protocol.version import Encoding
+
+from vectors import complete
 
 TO_CLIENT = [
     pytest.param(kind.stem, case, id=f"{kind.stem}-{case['name']}")

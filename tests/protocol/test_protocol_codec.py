@@ -8,7 +8,7 @@ import msgpack
 import msgspec
 import pytest
 
-from packplay_protocol import codec, examples
+from packplay_protocol import codec
 from packplay_protocol.codec import Direction
 from packplay_protocol.errors import DecodeError, ErrorCode
 from packplay_protocol.from_client import Hello, Ping
@@ -16,6 +16,8 @@ from packplay_protocol.games import mishra_factory as mf
 from packplay_protocol.games.common import LegalActions
 from packplay_protocol.to_client import Events, Pong
 from packplay_protocol.version import Encoding
+
+import examples
 
 CLIENT = examples.client_examples()
 SERVER = examples.server_examples()

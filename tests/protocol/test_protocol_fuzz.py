@@ -10,12 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from packplay_protocol import codec, examples
+from packplay_protocol import codec
 from packplay_protocol.codec import Direction
 from packplay_protocol.errors import DecodeError, ErrorCode
 from packplay_protocol.from_client import CLIENT_MESSAGES
 from packplay_protocol.to_client import SERVER_MESSAGES
 from packplay_protocol.version import Encoding
+
+import examples
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 KINDS = {Direction.FROM_CLIENT: CLIENT_MESSAGES, Direction.TO_CLIENT: SERVER_MESSAGES}

@@ -146,8 +146,9 @@ def test_an_operation_without_value_has_none_on_the_wire() -> None:
 
 
 def test_the_example_update_patches_the_example_view_into_a_valid_view() -> None:
-    from packplay_protocol.examples import server_examples
     from packplay_protocol.to_client import Update, ViewMessage
+
+    from examples import server_examples
 
     examples = server_examples()
     view, update = examples["view/mishra_factory"], examples["update/mishra_factory"]

@@ -1,18 +1,13 @@
-"""Generate the checked-in protocol documents, or check that they are current.
-
-    python -m packplay_protocol.specgen            # write into protocol/
-    python -m packplay_protocol.specgen --check    # exit 1 when a file is stale
+"""The protocol's generated specifications: JSON Schemas, AsyncAPI, OpenAPI and vectors.
 
 It writes ``schema/v2/**.json`` (JSON Schema of every message and body),
-``asyncapi.json``, ``openapi.json`` and ``vectors/**.json``.
+``asyncapi.json``, ``openapi.json`` and ``vectors/**.json`` under ``protocol/``, or
+lists the files that are stale. ``generate.py`` beside it runs it.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +16,8 @@ import msgspec
 from packplay_protocol import catalog, from_client, rest, schemas, to_client
 from packplay_protocol.asyncapi import asyncapi_document
 from packplay_protocol.openapi import openapi_document
-from packplay_protocol.vectors import invalid_cases, vector_files
+
+from vectors import invalid_cases, vector_files
 
 PROTOCOL_DIR = Path(__file__).resolve().parents[1]
 GENERATED_DIRS = ("schema", "vectors")
@@ -79,6 +75,11 @@ def _rest_schemas() -> dict[str, Any]:
     return docs
 
 
+def stale(out: Path) -> list[str]:
+    """The paths under ``out`` (a ``protocol/`` folder) that differ from what would be written."""
+    return _stale(out, documents())
+
+
 def write(out: Path) -> list[str]:
     """Write every document under ``out``, removing stale generated files; the changed paths."""
     docs = documents()
@@ -108,27 +109,5 @@ def _stale(out: Path, docs: dict[str, bytes]) -> list[str]:
         if (out / folder).is_dir()
         for p in (out / folder).rglob("*.json")
     }
-    stale = [p for p, data in docs.items() if not (out / p).is_file() or (out / p).read_bytes() != data]
-    return sorted(stale + [p for p in existing if p not in docs])
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Command line entry point; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m packplay_protocol.specgen", description=__doc__)
-    parser.add_argument("--out", type=Path, default=PROTOCOL_DIR, help="the protocol/ folder")
-    parser.add_argument("--check", action="store_true", help="change nothing; exit 1 if a file is stale")
-    args = parser.parse_args(argv)
-    if args.check:
-        stale = _stale(args.out, documents())
-        for path in stale:
-            print(f"stale: {path}", file=sys.stderr)
-        if stale:
-            print("run: python -m packplay_protocol.specgen", file=sys.stderr)
-        return 1 if stale else 0
-    for path in write(args.out):
-        print(f"wrote {path}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    differing = [p for p, data in docs.items() if not (out / p).is_file() or (out / p).read_bytes() != data]
+    return sorted(differing + [p for p in existing if p not in docs])

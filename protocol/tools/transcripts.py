@@ -1,14 +1,13 @@
-"""Annotated transcripts of real games for the protocol guide (``protocol/README.md``).
+"""Annotated transcripts of real games: a page per game in ``protocol/transcripts/``.
 
 For each game, a sandbox server (a private Redis and the app, in this process) plays
 one seeded two-player game: at each step the lowest pending seat plays
 :class:`~packplay_clients.bots.FirstBot`'s action through the SDK, and the next step
 waits until both seats hold the new version. Seat 0's REST calls and WebSocket
 frames are recorded, made deterministic (game id, tokens and times become
-placeholders) and written between the guide's transcript markers.
-
-    packplay protocol docs            # regenerate (with the other protocol documents)
-    packplay protocol docs --check    # exit 1 when the guide's transcripts are stale
+placeholders) and written as the game's page; the protocol guide
+(``protocol/README.md``) links each page between its transcript markers.
+``generate.py`` beside it runs it, after the other protocol documents.
 """
 
 from __future__ import annotations
@@ -17,9 +16,9 @@ import asyncio
 import functools
 import json
 import socket
-import sys
+import textwrap
 from collections import Counter
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,9 +33,12 @@ from packplay.server.settings import Settings
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_clients import FirstBot, GameConnection, RestClient, connect_websocket
 from packplay_clients.transport import Frame, Transport
-from packplay_protocol.specgen import PROTOCOL_DIR
+
+from specgen import PROTOCOL_DIR
 
 GUIDE = PROTOCOL_DIR / "README.md"
+FOLDER = "transcripts"
+"""The pages' folder in ``protocol/``: one page per game, and nothing else."""
 BEGIN = "<!-- transcripts:begin -->"
 END = "<!-- transcripts:end -->"
 GAMES: tuple[tuple[str, int], ...] = (
@@ -47,6 +49,8 @@ GAMES: tuple[tuple[str, int], ...] = (
 )
 """Each game with the seed of its transcript."""
 WIDTH = 120
+"""The transcripts' lines of JSON."""
+PROSE_WIDTH = 88
 STEP_TIMEOUT = 10.0
 Direction = Literal["sent", "received"]
 
@@ -203,26 +207,44 @@ async def record_all() -> dict[str, Recording]:
 
 # rendering
 
-INTRO = """\
-Each transcript is seat 0's side of a real two-player game on a sandbox server, written
-by `packplay protocol docs` (module `packplay.transcripts`). The seed is fixed; both
-seats are played by the SDK's `FirstBot` (the first legal action, else the first choice
-filled with its first options), one action at a time by the lowest pending seat. `→`
-marks what seat 0's client sends and `←` what it receives; `REST` lines are HTTP calls,
-the others WebSocket frames (JSON, one message per frame), shown as they were sent. The
-game id, the token and times are placeholders. The `view` after `join` is the whole view
-with its card table; each `update` after it carries the events of one version and the JSON
-Patch that turns seat 0's view message into the next one.
+LEGEND = """\
+The seed is fixed; both seats are played by the SDK's `FirstBot` (the first legal
+action, else the first choice filled with its first options), one action at a time by
+the lowest pending seat. `→` marks what seat 0's client sends and `←` what it receives;
+`REST` lines are HTTP calls, the others WebSocket frames (JSON, one message per frame),
+shown as they were sent. The game id, the token and times are placeholders. The `view`
+after `join` is the whole view with its card table; each `update` after it carries the
+events of one version and the JSON Patch that turns seat 0's view message into the next
+one.
 """
 
 
-def render(recordings: dict[str, Recording]) -> str:
-    """The guide's transcript section (without the markers)."""
-    games = [_render_game(game, seed, recordings[game]) for game, seed in GAMES]
-    return "\n".join([INTRO, *games])
+@dataclass(frozen=True)
+class Transcript:
+    """One game's annotated lines, and what its page and the guide's link say of it."""
+
+    game: str
+    seed: int
+    actions: int
+    frames: int
+    lines: tuple[str, ...]
+
+    @property
+    def title(self) -> str:
+        return f"{get_game(self.game).title} (`{self.game}`)"
+
+    @property
+    def path(self) -> str:
+        """Its page, relative to ``protocol/``."""
+        return f"{FOLDER}/{self.game}.md"
+
+    @property
+    def facts(self) -> str:
+        return f"two players, {self.actions} actions; seat 0 exchanges {self.frames} WebSocket frames"
 
 
-def _render_game(game: str, seed: int, recording: Recording) -> str:
+def transcript_of(game: str, seed: int, recording: Recording) -> Transcript:
+    """The annotated transcript of one recorded game."""
     writer = _Writer()
     lines: list[str] = []
     for frame in recording.frames:
@@ -231,25 +253,39 @@ def _render_game(game: str, seed: int, recording: Recording) -> str:
             lines.append("// (seat 1 takes the other seat the same way: the last seat taken starts the game)")
         lines.extend(writer.lines(_placeheld(frame, recording.secrets)))
     lines.append("// → (close 1000: the client is done)")
-    count = sum(frame.channel == "ws" for frame in recording.frames)
-    actions = writer.last_version
+    frames = sum(frame.channel == "ws" for frame in recording.frames)
+    return Transcript(game, seed, writer.last_version, frames, tuple(lines))
+
+
+def page(transcript: Transcript) -> str:
+    """The whole page of one transcript."""
+    intro = (
+        "Generated by `python protocol/tools/generate.py` (`protocol/tools/transcripts.py`) "
+        "from a real game: do not edit this page by hand. It is seat 0's side of a two-player "
+        f"game of {get_game(transcript.game).title} on a sandbox server, every REST call and "
+        "WebSocket frame with a note; the [protocol guide](../README.md) explains the messages, "
+        "and its [Transcripts](../README.md#transcripts) section links every game's page."
+    )
     return "\n".join(
         [
-            f"### {get_game(game).title} (`{game}`)",
+            f"# Transcript: {transcript.title}",
             "",
-            f"Seed {seed}, two players, {actions} actions; seat 0 exchanges {count} WebSocket frames.",
+            textwrap.fill(intro, PROSE_WIDTH, break_on_hyphens=False),
             "",
-            "<details>",
-            f"<summary>The {get_game(game).title} transcript</summary>",
+            f"Seed {transcript.seed}, {transcript.facts}.",
             "",
+            LEGEND,
             "```jsonc",
-            *lines,
+            *transcript.lines,
             "```",
-            "",
-            "</details>",
             "",
         ]
     )
+
+
+def links(transcripts: Sequence[Transcript]) -> str:
+    """The guide's transcript section (without the markers): a link to each page."""
+    return "\n".join(f"- [{t.title}]({t.path}): seed {t.seed}, {t.facts}." for t in transcripts)
 
 
 def _placeheld(frame: Recorded, secrets: dict[str, str]) -> Recorded:
@@ -412,7 +448,7 @@ def _scalar(value: Any) -> bool:
     return not isinstance(value, dict | list)
 
 
-# the guide
+# the files
 
 
 def section(text: str) -> str:
@@ -432,18 +468,51 @@ def with_section(text: str, body: str) -> str:
     return f"{text[:start]}\n{body.strip(chr(10))}\n{text[end:]}"
 
 
-def main(check: bool = False, guide: Path = GUIDE) -> int:
-    """Write the transcripts into the guide, or (``check``) exit 1 when they are stale."""
-    text = guide.read_text(encoding="utf-8")
-    body = render(asyncio.run(record_all()))
-    if section(text) == body.strip("\n"):
-        return 0
-    if check:
-        print(
-            f"stale: {guide.parent.name}/{guide.name} (transcripts); run: packplay protocol docs",
-            file=sys.stderr,
-        )
-        return 1
-    guide.write_text(with_section(text, body), encoding="utf-8")
-    print(f"wrote {guide.parent.name}/{guide.name} (transcripts)")
-    return 0
+def documents(recordings: dict[str, Recording], guide: str) -> dict[str, str]:
+    """The files the transcripts write, by path relative to ``protocol/``: a page per game
+    recorded in ``recordings``, and the guide ``guide`` with its links to them."""
+    transcripts = [transcript_of(game, seed, recordings[game]) for game, seed in GAMES]
+    docs = {t.path: page(t) for t in transcripts}
+    docs[GUIDE.name] = with_section(guide, links(transcripts))
+    return docs
+
+
+def current(out: Path) -> dict[str, str]:
+    """The files as the games played now write them, for the ``protocol/`` folder ``out``."""
+    guide = (out / GUIDE.name).read_text(encoding="utf-8")
+    return documents(asyncio.run(record_all()), guide)
+
+
+def stale(out: Path) -> list[str]:
+    """The paths under ``out`` that differ from what the games played now would write."""
+    return changed(out, current(out))
+
+
+def write(out: Path) -> list[str]:
+    """Play the games and write their files under ``out``; the changed paths."""
+    return save(out, current(out))
+
+
+def changed(out: Path, docs: Mapping[str, str]) -> list[str]:
+    """The paths under ``out`` that differ from ``docs``, and the pages ``docs`` no longer has."""
+    differing = [p for p, text in docs.items() if not (out / p).is_file() or _read(out / p) != text]
+    folder = out / FOLDER
+    pages = {f"{FOLDER}/{p.name}" for p in folder.glob("*.md")} if folder.is_dir() else set()
+    return sorted(differing + [p for p in pages if p not in docs])
+
+
+def save(out: Path, docs: Mapping[str, str]) -> list[str]:
+    """Write ``docs`` under ``out`` and remove pages it no longer has; the changed paths."""
+    paths = changed(out, docs)
+    for path in paths:
+        target = out / path
+        if path in docs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(docs[path], encoding="utf-8")
+        else:
+            target.unlink()
+    return paths
+
+
+def _read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")

@@ -15,11 +15,13 @@ from typing import Any
 
 import msgspec
 
-from packplay_protocol import codec, examples
+from packplay_protocol import codec
 from packplay_protocol.catalog import tag_of
 from packplay_protocol.codec import Direction
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.version import Encoding
+
+import examples
 
 
 class Case(msgspec.Struct, frozen=True, kw_only=True):
