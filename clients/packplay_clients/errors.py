@@ -7,7 +7,7 @@ caller branches on data, never on message text.
 from __future__ import annotations
 
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.rest import Problem
+from packplay_protocol.problems import Problem
 from packplay_protocol.to_client import Error, Rejected
 
 

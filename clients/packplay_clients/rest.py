@@ -18,8 +18,8 @@ import msgspec
 
 from packplay_clients.errors import ApiError
 from packplay_protocol.errors import ErrorCode
+from packplay_protocol.problems import PROBLEM_STATUS, Problem, problem
 from packplay_protocol.rest import (
-    PROBLEM_STATUS,
     CardRef,
     CreatedGame,
     GameList,
@@ -30,11 +30,9 @@ from packplay_protocol.rest import (
     Health,
     HouseBot,
     JoinSeat,
-    Problem,
     Readiness,
     Replay,
     SeatGrant,
-    problem,
 )
 from packplay_protocol.tournaments import (
     CreatedTournament,

@@ -1,4 +1,4 @@
-"""The OpenAPI 3.1 document of the REST API, generated from ``rest.ROUTES``.
+"""The OpenAPI 3.1 document of the REST API, generated from ``route_table.ROUTES``.
 
 The server serves ``openapi_document()`` at ``GET /v2/openapi.json``; the same
 document is checked in as ``protocol/openapi.json``.
@@ -9,14 +9,14 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from packplay_protocol import rest, schemas
+from packplay_protocol import problems, route_table, schemas
 from packplay_protocol.version import API_PREFIX, PROTOCOL_VERSION
 
 _REF = "#/components/schemas/"
 _SECURITY_SCHEMES = {"seat": "playerToken", "tournament": "tournamentToken"}
 _UNEXPECTED = {
     "description": "Any other problem (a proxy's, say): a problem document when the body is one",
-    "content": {rest.PROBLEM_MEDIA_TYPE: {"schema": {"$ref": f"{_REF}Problem"}}},
+    "content": {problems.PROBLEM_MEDIA_TYPE: {"schema": {"$ref": f"{_REF}Problem"}}},
 }
 _DESCRIPTION = (
     "The lobby of Packplay: create games, take seats, read games and replays; run "
@@ -89,20 +89,20 @@ def _ALWAYS_SENT_TITLES() -> frozenset[str]:
 
 def _body_types(requests: bool = False) -> list[Any]:
     roots = schemas.schema_set().roots
-    bodies = [r.request for r in rest.ROUTES]
+    bodies = [r.request for r in route_table.ROUTES]
     if not requests:
-        bodies += [p.body for r in rest.ROUTES for p in r.replies]
+        bodies += [p.body for r in route_table.ROUTES for p in r.replies]
     return [b for b in dict.fromkeys(bodies) if b is not None and b in roots]
 
 
 def _paths() -> dict[str, Any]:
     paths: dict[str, Any] = {}
-    for route in rest.ROUTES:
+    for route in route_table.ROUTES:
         paths.setdefault(route.path, {})[route.method.lower()] = _operation(route)
     return paths
 
 
-def _operation(route: rest.Route) -> dict[str, Any]:
+def _operation(route: route_table.Route) -> dict[str, Any]:
     op: dict[str, Any] = {
         "operationId": route.operation_id,
         "summary": route.summary,
@@ -143,7 +143,7 @@ def _one_of(schema: Any) -> Any:
     return schema
 
 
-def _parameter(param: rest.Param) -> dict[str, Any]:
+def _parameter(param: route_table.Param) -> dict[str, Any]:
     return {
         "name": param.name,
         "in": param.where,
@@ -153,7 +153,7 @@ def _parameter(param: rest.Param) -> dict[str, Any]:
     }
 
 
-def _response(reply: rest.Reply) -> dict[str, Any]:
+def _response(reply: route_table.Reply) -> dict[str, Any]:
     response: dict[str, Any] = {"description": reply.description}
     if reply.body is not None:
         response["content"] = {reply.media_type: {"schema": _schema(reply.body)}}

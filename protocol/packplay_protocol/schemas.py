@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import msgspec.inspect as mi
 
-from packplay_protocol import catalog, from_client, rest, to_client, tournaments
+from packplay_protocol import catalog, from_client, problems, rest, to_client, tournaments
 
 _PLACEHOLDER = "#/$pp/"
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -33,7 +33,7 @@ REST_TYPES: tuple[Any, ...] = (
     rest.Replay,
     rest.Health,
     rest.Readiness,
-    rest.Problem,
+    problems.Problem,
     tournaments.CreateTournament,
     tournaments.CreatedTournament,
     tournaments.TournamentSummary,

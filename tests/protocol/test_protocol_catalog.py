@@ -7,7 +7,7 @@ from collections import Counter
 import msgspec
 import pytest
 
-from packplay_protocol import catalog, rest
+from packplay_protocol import catalog, problems, route_table
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.from_client import CLIENT_MESSAGES
 from packplay_protocol.games.common import GameFacts
@@ -77,15 +77,15 @@ def test_a_module_without_an_event_union_contributes_its_tagged_events() -> None
 
 
 def test_routes_are_unique_and_under_the_version_prefix() -> None:
-    keys = [(r.method, r.path) for r in rest.ROUTES]
+    keys = [(r.method, r.path) for r in route_table.ROUTES]
     assert len(set(keys)) == len(keys)
-    assert len({r.operation_id for r in rest.ROUTES}) == len(rest.ROUTES)
-    assert all(r.path.startswith("/v2/") for r in rest.ROUTES)
+    assert len({r.operation_id for r in route_table.ROUTES}) == len(route_table.ROUTES)
+    assert all(r.path.startswith("/v2/") for r in route_table.ROUTES)
 
 
 @pytest.mark.parametrize("code", list(ErrorCode), ids=lambda c: c.value)
 def test_every_error_code_has_a_problem_document(code: ErrorCode) -> None:
-    problem = rest.problem(code, detail="d")
+    problem = problems.problem(code, detail="d")
     assert problem.code is code
     assert 400 <= problem.status <= 599
     assert problem.type.endswith(code.value)

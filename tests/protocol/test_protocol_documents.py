@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from openapi_spec_validator import validate as validate_openapi
 
-from packplay_protocol import codec, rest
+from packplay_protocol import codec, route_table
 from packplay_protocol.asyncapi import asyncapi_document
 from packplay_protocol.codec import Direction
 from packplay_protocol.errors import DecodeError
@@ -68,7 +68,7 @@ def test_openapi_document_is_valid_openapi_3_1() -> None:
 def test_openapi_document_lists_exactly_the_routes() -> None:
     paths = _load(PROTOCOL / "openapi.json")["paths"]
     listed = {(method.upper(), path) for path, ops in paths.items() for method in ops}
-    assert listed == {(r.method, r.path) for r in rest.ROUTES}
+    assert listed == {(r.method, r.path) for r in route_table.ROUTES}
 
 
 def test_asyncapi_document_is_valid_asyncapi_3() -> None:

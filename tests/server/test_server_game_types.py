@@ -14,15 +14,8 @@ from support_servers import ServerProcess
 
 from packplay.games.registry import GAME_NAMES, get_game
 from packplay_protocol import catalog
-from packplay_protocol.rest import (
-    PROBLEM_MEDIA_TYPE,
-    CreatedGame,
-    GameOption,
-    GameSnapshot,
-    GameType,
-    GameTypeList,
-    Problem,
-)
+from packplay_protocol.problems import PROBLEM_MEDIA_TYPE, Problem
+from packplay_protocol.rest import CreatedGame, GameOption, GameSnapshot, GameType, GameTypeList
 
 
 @pytest.fixture

@@ -13,15 +13,8 @@ from server_client import Bot, Client
 from server_lobby import open_game
 from support_servers import ServerProcess
 
-from packplay_protocol.rest import (
-    PROBLEM_MEDIA_TYPE,
-    CreatedGame,
-    GameList,
-    GameSnapshot,
-    GameSummary,
-    Problem,
-    SeatGrant,
-)
+from packplay_protocol.problems import PROBLEM_MEDIA_TYPE, Problem
+from packplay_protocol.rest import CreatedGame, GameList, GameSnapshot, GameSummary, SeatGrant
 
 
 @pytest.fixture

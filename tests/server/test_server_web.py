@@ -16,7 +16,7 @@ from packplay.server.http.pages import public_url, web_folder
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol import rules
 from packplay_protocol.asyncapi import asyncapi_document
-from packplay_protocol.rest import PROBLEM_MEDIA_TYPE, Problem
+from packplay_protocol.problems import PROBLEM_MEDIA_TYPE, Problem
 
 REPOSITORY = Path(__file__).resolve().parents[2]
 

@@ -253,7 +253,7 @@ def events_message(game_id: str, since: int, until: int, events: Sequence[Any]) 
     return Events(game_id=game_id, from_version=since, to_version=until, events=tuple(events))
 
 
-Outgoing = ServerMessage | dict[str, Any]
+RenderedMessage = ServerMessage | dict[str, Any]
 """A message as a typed struct, or already in plain form (a whole view message)."""
 
 
@@ -262,7 +262,9 @@ class Frames:
 
     __slots__ = ("_encoded", "action_id", "messages", "version")
 
-    def __init__(self, version: int, messages: Sequence[Outgoing], action_id: str | None = None) -> None:
+    def __init__(
+        self, version: int, messages: Sequence[RenderedMessage], action_id: str | None = None
+    ) -> None:
         self.version = version
         """The version these messages bring their audience to."""
         self.messages = messages
@@ -277,7 +279,7 @@ class Frames:
         return found
 
 
-def _encode(message: Outgoing, encoding: Encoding) -> bytes:
+def _encode(message: RenderedMessage, encoding: Encoding) -> bytes:
     if isinstance(message, dict):
         return codec.encode_plain(message, encoding)
     return codec.encode(message, encoding)

@@ -19,7 +19,7 @@ from starlette.routing import BaseRoute, Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from packplay_protocol.asyncapi import asyncapi_document
-from packplay_protocol.rest import MARKDOWN_MEDIA_TYPE
+from packplay_protocol.route_table import MARKDOWN_MEDIA_TYPE
 
 PLAY_PATH = "/play/"
 """Where the web client is served."""

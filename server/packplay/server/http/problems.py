@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.rest import PROBLEM_MEDIA_TYPE, problem
+from packplay_protocol.problems import PROBLEM_MEDIA_TYPE, problem
 
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode

@@ -21,10 +21,8 @@ from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.ids import GameId, GameName
 from packplay_protocol.openapi import openapi_document
+from packplay_protocol.problems import PROBLEM_MEDIA_TYPE, pointer_of, problem
 from packplay_protocol.rest import (
-    MARKDOWN_MEDIA_TYPE,
-    PROBLEM_MEDIA_TYPE,
-    ROUTES,
     CreateGame,
     GameStatus,
     Health,
@@ -34,9 +32,8 @@ from packplay_protocol.rest import (
     RulesPage,
     game_type,
     game_type_list,
-    pointer_of,
-    problem,
 )
+from packplay_protocol.route_table import MARKDOWN_MEDIA_TYPE, ROUTES
 from packplay_protocol.tournaments import (
     CreateTournament,
     PlayerId,

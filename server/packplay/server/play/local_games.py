@@ -141,7 +141,7 @@ class LocalGame:
     def _update(
         self, copy: GameCopy, change: Change | None, step: Step, audience: Audience, over: Any
     ) -> Frames:
-        messages: list[rendering.Outgoing] = []
+        messages: list[rendering.RenderedMessage] = []
         acknowledged = None
         if change is None or audience not in self.views:
             doc = self.views.message(copy, audience)
@@ -374,7 +374,7 @@ class LocalGames:
     async def _caught_up(
         self, game: LocalGame, copy: GameCopy, audience: Audience, since: int | None
     ) -> Frames:
-        messages: list[rendering.Outgoing] = []
+        messages: list[rendering.RenderedMessage] = []
         behind = copy.version - since if since is not None else 0
         if since is not None and since >= -1 and 0 < behind <= self.catch_up_versions:
             events = await history.events_between(self.store, copy, since, audience)

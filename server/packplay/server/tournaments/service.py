@@ -35,7 +35,8 @@ from packplay.tournaments.pairing import pair_round, playable
 from packplay.tournaments.records import PlayerRecord, TournamentConfig, TournamentMeta, TournamentSnapshot
 from packplay.tournaments.views import config_of, pairings_of, standings_of, summary_of
 from packplay_protocol.errors import ErrorCode
-from packplay_protocol.rest import create_game, pointer_of
+from packplay_protocol.problems import pointer_of
+from packplay_protocol.rest import create_game
 from packplay_protocol.tournaments import (
     CreatedTournament,
     CreateTournament,

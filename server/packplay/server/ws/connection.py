@@ -1,13 +1,12 @@
-"""The WebSocket endpoint: a thin shell around :class:`packplay.server.session.Session`.
+"""The WebSocket endpoint: a thin shell around :class:`packplay.server.ws.session.Session`.
 
-Once the connection is accepted, its messages come straight from the protocol as they
-are parsed (:meth:`~packplay.server.protocols.GuardedWebSocketProtocol.take_over`): the
-session reacts at once, and a request it makes (an action to apply, a game to join) runs
-as a task while the messages after it wait their turn: one client's messages are handled
-in order. Frames go straight to the protocol too, at the end of the loop's turn; while
-the client does not read, they wait in a bounded queue, and when it fills, the connection
-is closed with 4000 (resume) and nobody else waits for it. The game's table hands the
-session new versions without waiting.
+Once the connection is accepted, its messages come straight from the wire (uvicorn's
+WebSocket protocol, :class:`~packplay.server.uvicorn_protocols.GuardedWebSocketProtocol`)
+as they are parsed: the session reacts at once, and a request it makes (an action to
+apply, a game to join) calls one function of the authority, in a task, while the messages
+after it wait their turn: one client's messages are handled in order. Frames go out
+through the connection's :class:`~packplay.server.ws.send_queue.SendQueue`. The game's
+local copy hands the session new versions without waiting.
 """
 
 from __future__ import annotations
@@ -58,19 +57,19 @@ class _Disconnected:
 
 class Socket:
     """The ASGI WebSocket of one connection, used directly (no framework layer sits
-    between the server and the session), and the protocol under it (its messages and
-    frames, once accepted)."""
+    between the server and the session), and the wire under it: uvicorn's protocol, which
+    hands over its messages and takes its frames once the connection is accepted."""
 
-    __slots__ = ("_receive", "_send", "protocol", "scope")
+    __slots__ = ("_receive", "_send", "scope", "wire")
 
     def __init__(self, scope: Scope, receive: Receive, send: Send) -> None:
         self.scope = scope
         self._receive = receive
         self._send = send
-        protocol = scope.get("extensions", {}).get(DIRECT)
-        if protocol is None:
-            raise RuntimeError("the play endpoint runs on packplay.server.protocols.GuardedWebSocketProtocol")
-        self.protocol = cast(GuardedWebSocketProtocol, protocol)
+        wire = scope.get("extensions", {}).get(DIRECT)
+        if wire is None:
+            raise RuntimeError("the play endpoint runs on uvicorn_protocols.GuardedWebSocketProtocol")
+        self.wire = cast(GuardedWebSocketProtocol, wire)
 
     def header(self, name: bytes) -> str | None:
         for key, value in self.scope.get("headers", ()):
@@ -143,14 +142,12 @@ async def _refuse(socket: Socket, refusal: Refusal) -> None:
 
 
 class Connection:
-    """One client connection: a watcher of its game's table, and stoppable by the runtime.
+    """One client connection: a watcher of its local game, and stoppable by the runtime.
 
     The connection's own task reads a frame, lets the session react and carries out
     what it asks (awaiting the authority), then reads the next. New versions from the
-    game's table reach the session at once, without a task switch (it holds them while
-    a catch-up is under way), and frames go to the socket at once too: a send the socket
-    cannot take right away (flow control) goes on in a task of its own while later
-    frames wait in a bounded queue.
+    game reach the session at once, without a task switch (it holds them while a catch-up
+    is under way), and its frames go to the send queue.
     """
 
     __slots__ = (
@@ -167,7 +164,7 @@ class Connection:
         "encoding",
         "following",
         "last_frame",
-        "protocol",
+        "wire",
         "queue",
         "runtime",
         "session",
@@ -177,13 +174,13 @@ class Connection:
 
     def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated, writes: WriteBatch) -> None:
         self.socket = socket
-        self.protocol = socket.protocol
+        self.wire = socket.wire
         self.runtime = runtime
         self.encoding = negotiated.encoding
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
         text = negotiated.encoding is Encoding.JSON
         limit = runtime.settings.send_queue
-        self.queue = SendQueue(self.protocol, text, limit, writes, socket.close, self._gone)
+        self.queue = SendQueue(self.wire, text, limit, writes, socket.close, self._gone)
         """Frames on their way out."""
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
@@ -246,7 +243,7 @@ class Connection:
         self._task = asyncio.current_task()
         loop = asyncio.get_running_loop()
         self._hello_deadline = loop.call_later(self.runtime.limits.hello_timeout_seconds, self._hello_late)
-        self.protocol.take_over(self)
+        self.wire.take_over(self)
         try:
             while (await self.socket.receive())["type"] != "websocket.disconnect":
                 pass  # every message comes through received(); the channel says when the client goes
@@ -280,7 +277,7 @@ class Connection:
                 backlog = self._backlog = deque()
             backlog.append(data)
             if len(backlog) == BACKLOG:
-                self.protocol.transport.pause_reading()
+                self.wire.transport.pause_reading()
             return
         self._react(data)
 
@@ -309,7 +306,7 @@ class Connection:
             return
         while backlog and self._answering is None:
             if len(backlog) == BACKLOG:
-                self.protocol.transport.resume_reading()
+                self.wire.transport.resume_reading()
             if self.closing is not None or self._draining is not None:
                 backlog.clear()  # sent again by the client after its resume
                 break
@@ -358,7 +355,7 @@ class Connection:
             return
 
     def writable(self) -> None:
-        """The client reads again (the protocol says so): write what waited."""
+        """The client reads again (the wire says so): write what waited."""
         self.queue.writable()
 
     def _gone(self) -> None:
