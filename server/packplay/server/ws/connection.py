@@ -1,12 +1,12 @@
-"""The WebSocket endpoint: a thin shell around :class:`packplay.server.session.Session`.
+"""The WebSocket endpoint: a thin shell around :class:`packplay.server.ws.session.Session`.
 
 Once the connection is accepted, its messages come straight from the protocol as they
-are parsed (:meth:`~packplay.server.protocols.GuardedWebSocketProtocol.take_over`): the
+are parsed (:meth:`~packplay.server.uvicorn_protocols.GuardedWebSocketProtocol.take_over`): the
 session reacts at once, and a request it makes (an action to apply, a game to join) runs
 as a task while the messages after it wait their turn: one client's messages are handled
 in order. Frames go straight to the protocol too, at the end of the loop's turn; while
 the client does not read, they wait in a bounded queue, and when it fills, the connection
-is closed with 4000 (resume) and nobody else waits for it. The game's table hands the
+is closed with 4000 (resume) and nobody else waits for it. The local game hands the
 session new versions without waiting.
 """
 
@@ -69,7 +69,9 @@ class Socket:
         self._send = send
         protocol = scope.get("extensions", {}).get(DIRECT)
         if protocol is None:
-            raise RuntimeError("the play endpoint runs on packplay.server.protocols.GuardedWebSocketProtocol")
+            raise RuntimeError(
+                "the play endpoint runs on packplay.server.uvicorn_protocols.GuardedWebSocketProtocol"
+            )
         self.protocol = cast(GuardedWebSocketProtocol, protocol)
 
     def header(self, name: bytes) -> str | None:
@@ -205,7 +207,7 @@ class Connection:
         self._task: asyncio.Task[Any] | None = None
         self._stopped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    # the table's and the runtime's side
+    # the local game's and the runtime's side
 
     def deliver(self, frames: Frames) -> None:
         self._follow(self.session.deliver(frames))
@@ -442,7 +444,7 @@ class Connection:
         return await self._catch_up(effect.game_id, effect.audience, effect.since)
 
     async def _watch(self, watch: Watch) -> list[Outgoing]:
-        """Follow the game; the table registers this process before reading the game."""
+        """Follow the game; the local games register this process before reading the game."""
         self.watching = watch.game_id
         try:
             frames = await self.runtime.authority.games.watch(
