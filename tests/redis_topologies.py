@@ -1,7 +1,7 @@
 """Real Redis topologies for the tests, on loopback: a Redis Cluster of 3 masters and 3 replicas,
 and a master with a replica watched by 3 Sentinels. Every node is a ``redis-server`` (or
 ``valkey-server``) process of the test session's own, with an append-only file fsynced every
-second, as the README's operations section advises.
+second, as deploy/README.md advises.
 
 The test backend is chosen by ``--redis-backend`` (pytest) or ``PACKPLAY_TEST_REDIS``:
 ``single`` (the default: one private server), ``cluster``.

@@ -9,7 +9,7 @@ those; when these would say more than the new array itself (most of it changed, 
 short list of ids), the array is replaced whole.
 
 This module is the largest piece of a move's computation in the server: a compiled
-build (``PACKPLAY_COMPILE=1``, see the README) compiles it. It holds no message types
+build (``PACKPLAY_COMPILE=1``, see server/README.md) compiles it. It holds no message types
 (those are in :mod:`packplay_protocol.patch`), so that compiling it changes no schema.
 """
 

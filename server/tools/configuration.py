@@ -294,7 +294,7 @@ def others() -> list[str]:
         "`$XDG_DATA_HOME/packplay/cards` (`~/.local/share/packplay/cards`), which the server reads "
         "only when it is named here.",
         "`PACKPLAY_COMPILE`: read when the package is installed, not by the server: `1` builds the "
-        "compiled build (see `setup.py` and the README's section on it).",
+        "compiled build (see `setup.py` and the section on it in `server/README.md`).",
     ]
     return ["", "## Other variables", "", *(line for item in items for line in wrapped(item, "- "))]
 

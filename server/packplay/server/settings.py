@@ -59,8 +59,8 @@ class Settings:
     """Seconds to wait for Redis's answer to a batch before the requests in it fail as retryable."""
     redis_replicas: int = 0
     """Replicas that must hold a write before it is acknowledged (a WAIT sent in the same round
-    trip as the write); 0 acknowledges once the master has it. The README's section on high
-    availability and durability says what this promises."""
+    trip as the write); 0 acknowledges once the master has it. The section on high
+    availability and durability of deploy/README.md says what this promises."""
     redis_replica_timeout: float = 1.0
     """Seconds WAIT waits for ``redis_replicas``; a write they do not acknowledge in time fails
     as retryable (it may still have been applied: resending the action gets its answer)."""

@@ -83,7 +83,7 @@ class TournamentFeeds:
         """Add a follower and send it the current state.
 
         Raises:
-            ServiceError: ``not_found``; ``unauthorized``: the secret is no player's.
+            Refused: ``not_found``; ``unauthorized``: the secret is no player's.
         """
         player_id = await self.service.follower(tournament_id, secret)
         feed = self._feeds.get(tournament_id)

@@ -202,7 +202,7 @@ class Connection:
         self._task: asyncio.Task[Any] | None = None
         self._stopped: asyncio.Future[None] = asyncio.get_running_loop().create_future()
 
-    # the table's and the runtime's side
+    # the local game's and the runtime's side
 
     def deliver(self, frames: Frames) -> None:
         self._follow(self.session.deliver(frames))
@@ -439,7 +439,7 @@ class Connection:
         return await self._catch_up(effect.game_id, effect.audience, effect.since)
 
     async def _watch(self, watch: Watch) -> list[Outgoing]:
-        """Follow the game; the table registers this process before reading the game."""
+        """Follow the game; the local games register this process before reading the game."""
         self.watching = watch.game_id
         try:
             frames = await self.runtime.authority.games.watch(
