@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -27,8 +28,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    _import_from_here()
     result: int = args.handler(args)
     return result
+
+
+def _import_from_here() -> None:
+    """Find modules in the current folder, as ``python -m`` does: a bot named ``mybot:Bot``
+    is the ``mybot.py`` beside the user (the installed script's own folder comes first)."""
+    here = os.getcwd()
+    if here not in sys.path and "" not in sys.path:
+        sys.path.insert(0, here)
 
 
 if __name__ == "__main__":

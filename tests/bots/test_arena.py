@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from bots_samples import Recorder
@@ -172,3 +175,23 @@ def test_budgets_parse() -> None:
     for bad in ("", "lots", "0", "5 ms ms"):
         with pytest.raises(ValueError):
             Budget.parse(bad)
+
+
+def test_the_installed_command_finds_a_bot_module_in_the_current_folder(tmp_path: Path) -> None:
+    """``packplay arena --bots mybot:Bot`` run where ``mybot.py`` is, as a bot author does
+    (the console script's own folder is not the user's)."""
+    (tmp_path / "mybot.py").write_text(
+        "class Bot:\n"
+        "    def choose(self, view):\n"
+        "        legal = view.legal\n"
+        "        if legal.actions:\n"
+        "            return legal.actions[0]\n"
+        "        choice = legal.choices[0]\n"
+        "        picked = list(choice.options[: max(choice.min_count, 1)])\n"
+        "        return {**choice.template, choice.field: picked[0] if choice.single else picked}\n"
+    )
+    packplay = Path(sys.executable).parent / "packplay"
+    command = [str(packplay), "arena", "day_night", "--bots", "mybot:Bot,first", "--games", "2", "--json"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert [bot["bot"] for bot in json.loads(done.stdout)["bots"]] == ["mybot:Bot", "first"]

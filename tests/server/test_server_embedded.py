@@ -27,8 +27,9 @@ from packplay_protocol.from_client import Act
 from packplay_protocol.rest import CreatedGame
 from packplay_protocol.to_client import Rejected, Update
 
-PATIENCE = 20.0
-"""Seconds to wait for a process to start or to go (a bound, not a figure)."""
+PATIENCE = 60.0
+"""Seconds to wait for a process to start or to go: a bound with room for a busy 2-core machine,
+not a figure (a start takes a second or two on an idle one)."""
 
 
 def _serve(log: Path, *args: str) -> tuple[subprocess.Popen[bytes], str]:
