@@ -38,7 +38,12 @@ from packplay_protocol.from_client import Hello, Ping
 from packplay_protocol.to_client import Accepted
 from packplay_protocol.version import PROTOCOL_VERSION, Encoding, subprotocol
 
-LIFTED = {"PACKPLAY_GAMES_PER_MINUTE": "0", "PACKPLAY_OPEN_LOBBIES": "0", "PACKPLAY_LOG_LEVEL": "warning"}
+LIFTED = {
+    "PACKPLAY_GAMES_PER_MINUTE": "0",
+    "PACKPLAY_OPEN_LOBBIES": "0",
+    "PACKPLAY_CONNECTIONS_PER_ADDRESS": "0",
+    "PACKPLAY_LOG_LEVEL": "warning",
+}
 UNLIMITED = {"PACKPLAY_FRAMES_PER_SECOND": "1000000000", "PACKPLAY_FRAME_BURST": "1000000000"}
 
 

@@ -119,7 +119,14 @@ async def run_case(url: str, game: str, players: int, options: argparse.Namespac
 
 async def main(options: argparse.Namespace) -> None:
     with EmbeddedRedis() as private:
-        settings = {"PACKPLAY_LOG_LEVEL": "warning", "PACKPLAY_HOUSE_PROCESSES": str(options.processes)}
+        settings = {
+            "PACKPLAY_LOG_LEVEL": "warning",
+            "PACKPLAY_HOUSE_PROCESSES": str(options.processes),
+            # Every game comes from this one address: the per-client limits of the house lifted.
+            "PACKPLAY_GAMES_PER_MINUTE": "0",
+            "PACKPLAY_HOUSE_GAMES_PER_MINUTE": "0",
+            "PACKPLAY_HOUSE_MOVES_PER_MINUTE": "0",
+        }
         async with serve(private.url, settings) as (url, _process):
             where = f"{options.processes} worker processes" if options.processes else "a thread"
             print(

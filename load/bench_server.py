@@ -296,6 +296,11 @@ async def main(options: argparse.Namespace) -> None:
         "PACKPLAY_FRAMES_PER_SECOND": "1000000",
         "PACKPLAY_GAMES_PER_MINUTE": "0",
         "PACKPLAY_OPEN_LOBBIES": "0",
+        "PACKPLAY_CONNECTIONS_PER_ADDRESS": "0",
+        "PACKPLAY_SPECTATORS_PER_ADDRESS": "0",
+        "PACKPLAY_CATCH_UPS_PER_MINUTE": "0",
+        "PACKPLAY_HOUSE_GAMES_PER_MINUTE": "0",
+        "PACKPLAY_HOUSE_MOVES_PER_MINUTE": "0",
         "PACKPLAY_SEND_QUEUE": "256",
         "PACKPLAY_WS_DEFLATE": "1" if options.deflate else "0",
     }

@@ -83,6 +83,18 @@ QUICK = {
 }
 
 
+LIFTED = (
+    "GAMES_PER_MINUTE",
+    "OPEN_LOBBIES",
+    "CONNECTIONS_PER_ADDRESS",
+    "SPECTATORS_PER_ADDRESS",
+    "CATCH_UPS_PER_MINUTE",
+    "HOUSE_GAMES_PER_MINUTE",
+    "HOUSE_MOVES_PER_MINUTE",
+)
+"""The per-client limits these servers lift."""
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scenarios", nargs="*", choices=[[], *FULL], default=[])
@@ -132,10 +144,10 @@ def _serve() -> tuple[subprocess.Popen[bytes], str]:
         port = probe.getsockname()[1]
     env = {k: v for k, v in os.environ.items() if not k.startswith("PACKPLAY_") and k != "REDIS_URL"}
     env["PACKPLAY_LOG_LEVEL"] = "warning"
-    # Every simulated player plays from this one address: the per-client limits of new and
-    # open games would hold them all back together.
-    env["PACKPLAY_GAMES_PER_MINUTE"] = "0"
-    env["PACKPLAY_OPEN_LOBBIES"] = "0"
+    # Every simulated player plays from this one address: the per-client limits (new and
+    # open games, connections, spectators, catch-ups, the house) would hold them all back together.
+    for name in LIFTED:
+        env[f"PACKPLAY_{name}"] = "0"
     command = [sys.executable, "-m", "packplay.cli", "serve", "--port", str(port), "--in-memory"]
     process = subprocess.Popen(command, env=env)
     url = f"http://127.0.0.1:{port}"

@@ -32,11 +32,17 @@ SERVER_ENV = {
     "PACKPLAY_DRAIN_DELAY": "0",
     "PACKPLAY_GAMES_PER_MINUTE": "0",
     "PACKPLAY_OPEN_LOBBIES": "0",
+    "PACKPLAY_CONNECTIONS_PER_ADDRESS": "0",
+    "PACKPLAY_SPECTATORS_PER_ADDRESS": "0",
+    "PACKPLAY_CATCH_UPS_PER_MINUTE": "0",
+    "PACKPLAY_HOUSE_GAMES_PER_MINUTE": "0",
+    "PACKPLAY_HOUSE_MOVES_PER_MINUTE": "0",
 }
-"""Every test server's settings beyond the defaults: the tests create many games from one address
-(the per-client limits are tested on servers of their own), and the SDK's transcripts show the
-default connection limits. No drain delay: no load balancer watches these processes' readiness,
-and a stopping process closes its WebSockets (1012) at once; tests of the drain set their own delay."""
+"""Every test server's settings beyond the defaults: the tests create many games, connections and
+house games from one address (the per-client limits are tested on servers of their own), and
+the SDK's transcripts show the default connection limits. No drain delay: no load balancer
+watches these processes' readiness, and a stopping process closes its WebSockets (1012) at
+once; tests of the drain set their own delay."""
 
 
 @dataclass

@@ -8,8 +8,10 @@ to run without a network.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import ssl
+import uuid
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -116,7 +118,7 @@ class RestClient:
             "private": private or None,
         }
         body = {"game": game, "players": players} | {k: v for k, v in fields.items() if v is not None}
-        return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body)
+        return await self._call("POST", f"{API_PREFIX}/games", CreatedGame, body=body, creates=True)
 
     async def game_types(self) -> GameTypeList:
         """Every game the server plays: player range, default sets, options, rules pages."""
@@ -150,7 +152,9 @@ class RestClient:
                 ``invite_required``, ``validation_failed``.
         """
         body = JoinSeat(name=name, seat=seat, invite=invite)
-        return await self._call("POST", f"{API_PREFIX}/games/{game_id}/seats", SeatGrant, body=body)
+        return await self._call(
+            "POST", f"{API_PREFIX}/games/{game_id}/seats", SeatGrant, body=body, creates=True
+        )
 
     async def leave_seat(self, game_id: str, token: str) -> None:
         """Give up the token's seat before the game starts.
@@ -208,7 +212,9 @@ class RestClient:
             sets=sets,
             options=options or {},
         )
-        return await self._call("POST", f"{API_PREFIX}/tournaments", CreatedTournament, body=body)
+        return await self._call(
+            "POST", f"{API_PREFIX}/tournaments", CreatedTournament, body=body, creates=True
+        )
 
     async def tournament(self, tournament_id: str) -> Tournament:
         """A tournament and its players.
@@ -225,7 +231,9 @@ class RestClient:
             ApiError: ``not_found``; ``out_of_order`` when registration is closed.
         """
         body = RegisterPlayer(name=name)
-        return await self._call("POST", f"{_tournament(tournament_id)}/players", Registration, body=body)
+        return await self._call(
+            "POST", f"{_tournament(tournament_id)}/players", Registration, body=body, creates=True
+        )
 
     async def drop(self, tournament_id: str, player_id: str, token: str) -> None:
         """Drop a player with its own secret or the organizer token.
@@ -307,9 +315,32 @@ class RestClient:
         body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
+        creates: bool = False,
     ) -> T:
-        response = _checked(await self._send(method, path, body=body, params=params, token=token))
-        return msgspec.json.decode(response.content, type=answer)
+        if creates:
+            response = await self._send_once(method, path, body)
+        else:
+            response = await self._send(method, path, body=body, params=params, token=token)
+        return msgspec.json.decode(_checked(response).content, type=answer)
+
+    async def _send_once(
+        self, method: str, path: str, body: msgspec.Struct | dict[str, Any] | None
+    ) -> httpx.Response:
+        """A creating request, sent again with the same ``Idempotency-Key`` when its answer is
+        lost on the way (or the first is still under way): it creates once, whatever the retries."""
+        key = uuid.uuid4().hex
+        for attempt in range(CREATE_ATTEMPTS):
+            try:
+                response = await self._send(method, path, body=body, idempotency_key=key)
+            except ApiError:
+                if attempt + 1 == CREATE_ATTEMPTS:
+                    raise
+                await asyncio.sleep(0.2 * 2**attempt)
+                continue
+            if response.status_code != 409 or "retry-after" not in response.headers:
+                return response
+            await asyncio.sleep(float(response.headers["retry-after"]))
+        return response
 
     async def _send(
         self,
@@ -319,8 +350,11 @@ class RestClient:
         body: msgspec.Struct | dict[str, Any] | None = None,
         params: dict[str, str] | None = None,
         token: str | None = None,
+        idempotency_key: str | None = None,
     ) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if idempotency_key is not None:
+            headers["Idempotency-Key"] = idempotency_key
         if body is not None:
             headers["Content-Type"] = "application/json"
         content = None if body is None else _encode(body)
@@ -328,6 +362,10 @@ class RestClient:
             return await self._http.request(method, path, content=content, params=params, headers=headers)
         except httpx.TransportError as error:
             raise ApiError(problem(ErrorCode.UNAVAILABLE, f"{self.base_url}: {error!r}")) from error
+
+
+CREATE_ATTEMPTS = 4
+"""Times a creating request is sent (with one idempotency key) before its failure is raised."""
 
 
 def _tournament(tournament_id: str) -> str:

@@ -182,11 +182,26 @@ def _too_large(max_bytes: int) -> DecodeError:
 def _builtins(raw: bytes, encoding: Encoding) -> Any:
     if encoding is Encoding.JSON:
         return msgspec.json.decode(raw)
-    return msgpack.unpackb(raw, raw=False, strict_map_key=True, timestamp=3, ext_hook=_refuse_ext)
+    decoded = msgpack.unpackb(raw, raw=False, strict_map_key=True, timestamp=0, ext_hook=_refuse_ext)
+    _refuse_timestamps(decoded)
+    return decoded
 
 
 def _refuse_ext(code: int, data: bytes) -> Any:
     raise ValueError(f"extension type {code} is not part of the protocol")
+
+
+def _refuse_timestamps(value: Any) -> None:
+    """The timestamp extension (type -1) is decoded by msgpack itself, never through
+    ``ext_hook``: refuse it like any other extension type."""
+    if isinstance(value, msgpack.Timestamp):
+        _refuse_ext(-1, b"")
+    elif isinstance(value, dict):
+        for item in value.values():
+            _refuse_timestamps(item)
+    elif isinstance(value, list):
+        for item in value:
+            _refuse_timestamps(item)
 
 
 def _retry_or_explain(obj: Any, direction: Direction, exc: Exception) -> Message | DecodeError:

@@ -8,7 +8,9 @@ routes, and refuses to start when one has no handler. Every route's problems
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
+
+import msgspec
 
 from packplay_protocol.errors import ErrorCode
 from packplay_protocol.ids import GameId, GameName
@@ -50,7 +52,7 @@ class Param:
     """A path, query or header parameter of a route."""
 
     name: str
-    where: Literal["path", "query"]
+    where: Literal["path", "query", "header"]
     type: Any
     description: str
     required: bool = True
@@ -94,6 +96,17 @@ def _problem_reply(status: int, codes: list[ErrorCode]) -> Reply:
     return Reply(status, f"Problem ({names})", Problem, PROBLEM_MEDIA_TYPE)
 
 
+IdempotencyKey = Annotated[str, msgspec.Meta(min_length=1, max_length=255, pattern="^[!-~]+$")]
+_IDEMPOTENCY_KEY = Param(
+    "Idempotency-Key",
+    "header",
+    IdempotencyKey,
+    "A key of the client's choosing (a random one per request): the same request sent again with"
+    " it, and the same body, gets the first one's answer instead of creating again (answers are"
+    " kept a day); while the first is under way, 409 `out_of_order` with `Retry-After`; the same"
+    " key with another body, 422 `validation_failed`.",
+    required=False,
+)
 _GAME_ID = Param("game_id", "path", GameId, "The game's id.")
 _TOURNAMENT_ID = Param("tournament_id", "path", TournamentId, "The tournament's id.")
 _PLAYER_ID = Param("player_id", "path", PlayerId, "The player's id in the tournament.")
@@ -126,6 +139,7 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
         "createGame",
         "Create a game; it starts when every seat is taken (at once when the request seats everyone)",
         request=CreateGame,
+        params=(_IDEMPOTENCY_KEY,),
         replies=(
             Reply(201, "The new game, with every seat's token when the request seated everyone", CreatedGame),
             *_problems(
@@ -134,6 +148,7 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
                 ErrorCode.SANDBOX_DISABLED,
                 ErrorCode.RATE_LIMITED,
                 ErrorCode.TOO_MANY_LOBBIES,
+                ErrorCode.OUT_OF_ORDER,
             ),
         ),
     ),
@@ -181,10 +196,11 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
         "joinSeat",
         "Take a seat; the answer holds the secret player token",
         request=JoinSeat,
-        params=(_GAME_ID,),
+        params=(_GAME_ID, _IDEMPOTENCY_KEY),
         replies=(
             Reply(201, "The seat and its token", SeatGrant),
             *_problems(
+                ErrorCode.OUT_OF_ORDER,
                 ErrorCode.VALIDATION_FAILED,
                 ErrorCode.NOT_FOUND,
                 ErrorCode.GAME_FULL,
@@ -223,10 +239,11 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
         "createTournament",
         "Create a tournament; the answer holds the organizer token",
         request=CreateTournament,
+        params=(_IDEMPOTENCY_KEY,),
         tag="tournaments",
         replies=(
             Reply(201, "The new tournament and its organizer token", CreatedTournament),
-            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG),
+            *_problems(ErrorCode.VALIDATION_FAILED, ErrorCode.BAD_CONFIG, ErrorCode.OUT_OF_ORDER),
         ),
     ),
     Route(
@@ -244,7 +261,7 @@ ROUTES: tuple[Route, ...] = tuple(map(_completed, (
         "registerPlayer",
         "Register a player; the answer holds the player's secret",
         request=RegisterPlayer,
-        params=(_TOURNAMENT_ID,),
+        params=(_TOURNAMENT_ID, _IDEMPOTENCY_KEY),
         tag="tournaments",
         replies=(
             Reply(201, "The player's id and secret", Registration),

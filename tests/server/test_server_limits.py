@@ -24,7 +24,7 @@ import websockets
 from server_client import Bot, Client, new_action_id
 from support_servers import ServerProcess, start_server
 
-from packplay.server.play.lobby import client_key
+from packplay.server.play.addresses import client_key
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay.server.ws.session import RESUME_BURST
 from packplay_protocol.codec import encode

@@ -16,6 +16,11 @@ export class Server {
       PACKPLAY_FRAMES_PER_SECOND: "10000",
       PACKPLAY_GAMES_PER_MINUTE: "0", // the tests create many games from one address
       PACKPLAY_OPEN_LOBBIES: "0",
+      PACKPLAY_CONNECTIONS_PER_ADDRESS: "0",
+      PACKPLAY_SPECTATORS_PER_ADDRESS: "0",
+      PACKPLAY_CATCH_UPS_PER_MINUTE: "0",
+      PACKPLAY_HOUSE_GAMES_PER_MINUTE: "0",
+      PACKPLAY_HOUSE_MOVES_PER_MINUTE: "0",
       ...extra,
     };
     delete env.REDIS_URL; // always a private Redis-compatible server: nothing shared is touched

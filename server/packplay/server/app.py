@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -22,6 +23,8 @@ from packplay.server.ws import connection
 from packplay_protocol.version import WS_PATH
 
 log = logging.getLogger(__name__)
+_OTHER_VERSION = re.compile(r"/v\d+/ws")
+"""The WebSocket path of another protocol version (``/v1/ws``)."""
 
 
 def create_app(settings: Settings | None = None) -> ASGIApp:
@@ -38,6 +41,12 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
         await runtime.start()
         url = pages.public_url(settings.host, settings.port)
         log.info("Packplay is serving %s (play in a browser at %s)", url, url.rstrip("/") + pages.PLAY_PATH)
+        if "*" in settings.trusted_proxies:
+            log.warning(
+                "PACKPLAY_TRUSTED_PROXIES is '*': any peer may name a client address in "
+                "X-Forwarded-For, and a client whose header a proxy passes on can dodge the "
+                "per-client limits; name the proxies' networks instead"
+            )
         try:
             yield
         finally:
@@ -72,6 +81,8 @@ def create_app(settings: Settings | None = None) -> ASGIApp:
     async def application(scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "websocket" and scope["path"] == WS_PATH:
             await play(scope, receive, send)
+        elif scope["type"] == "websocket" and _OTHER_VERSION.fullmatch(scope["path"]):
+            await connection.retired_path(scope, receive, send)
         elif scope["type"] == "http":
             await app(scope, receive, _naming(send, runtime.process_header))
         else:

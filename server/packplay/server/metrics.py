@@ -84,6 +84,14 @@ class Metrics:
         self.games_created = Counter(
             "packplay_games_created_total", "Games created", ["game"], registry=self.registry
         )
+        self.limited = Counter(
+            "packplay_limited_total",
+            "Requests a limit per client address held back: refused (connections, spectators,"
+            " spectators_per_game, house_games), answered without their events (catch_ups) or"
+            " delayed (house_moves)",
+            ["limit"],
+            registry=self.registry,
+        )
         self.clock_timeouts = Counter(
             "packplay_clock_timeouts_total", "Actions played for seats whose clock ran out",
             registry=self.registry,

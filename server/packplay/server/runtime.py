@@ -30,6 +30,7 @@ from packplay.server.storage.embedded import EmbeddedRedis
 from packplay.server.storage.errors import StorageUnavailable
 from packplay.server.storage.fanout import Fanout
 from packplay.server.storage.games import GameStore
+from packplay.server.storage.requests import RequestStore
 from packplay.server.storage.tournaments import TournamentStore
 from packplay.server.tournaments.feed import TournamentFeeds
 from packplay.server.tournaments.service import TournamentService
@@ -96,6 +97,7 @@ class Runtime:
         self._tournament_task: asyncio.Task[None] | None = None
         self.store: GameStore
         self.authority: Authority
+        self.requests: RequestStore
         self.fanout: Fanout
         self.tournaments: TournamentService
         self.feeds: TournamentFeeds
@@ -123,11 +125,13 @@ class Runtime:
         self.authority = Authority(self.store, settings)
         self.authority.moves.answered = self.metrics.action_answered
         self.metrics.watched_games.set_function(lambda: self.authority.games.watched)
+        self.authority.count_limits(lambda limit: self.metrics.limited.labels(limit).inc())
         await asyncio.to_thread(self.authority.catalog)
         # The catalog is large and lives as long as the process: kept out of every later
         # collection, which would otherwise walk it again (pauses of tens of ms).
         collector.tune()
         self.metrics.time_gc()
+        self.requests = RequestStore(self.store.pipeline)
         tournament_store = TournamentStore(self.store.pipeline)
         self.tournaments = TournamentService(
             tournament_store, self.authority, settings, self.process_id, announce=tournament_store.announce

@@ -119,6 +119,34 @@ class Settings:
     open_lobbies: int = 10
     """Games a client may have waiting for players at once (it created them); beyond it 429
     ``too_many_lobbies``. 0: no limit."""
+    connections_per_address: int = 256
+    """Open WebSockets one client address may hold on one server process; one more is closed at
+    once with 4005 after an ``error`` ``rate_limited``. A player holds one or two (a game,
+    a tournament followed): the default seats a venue of a hundred players behind one
+    address; raise it for a larger one (two per player, and some room). 0: no limit."""
+    spectators_per_address: int = 32
+    """Games one client address may watch as a spectator at once on one server process; one
+    more ``join`` as spectator gets ``error`` ``rate_limited``. 0: no limit."""
+    spectators_per_game: int = 256
+    """Spectators of one game on one server process; one more ``join`` as spectator gets
+    ``error`` ``game_full``. Every spectator costs the process a frame per move. 0: no limit."""
+    catch_ups_per_minute: float = 60.0
+    """Joins and resumes of one client address, on one server process, whose events are
+    replayed from the game's log (bursts of 20); beyond it a join or resume gets the whole view
+    without the events (the log is replayed with the rules, which costs CPU). 0: no limit."""
+    house_games_per_minute: float = 6.0
+    """Sustained new games with house seats per client address, over all server processes
+    (kept in Redis), bursts of as many; beyond it 429 ``rate_limited`` with Retry-After.
+    House seats play themselves and cost the server CPU at every decision. 0: no limit."""
+    house_moves_per_minute: float = 240.0
+    """Sustained house decisions in the games one client address created, over all server
+    processes (kept in Redis), bursts of a tenth of it; beyond it the house waits its turn
+    (its games slow down, nothing is refused). A player against three house seats makes about
+    a hundred a minute; raise it for a venue where many play the house from one address.
+    0: no limit."""
+    refusals_per_seat: int = 256
+    """Refused actions whose answer is kept per seat of a game (an action id sent again gets the
+    same answer); beyond it refusals are answered but not kept."""
     trusted_proxies: tuple[str, ...] = ("127.0.0.1", "::1")
     """Addresses or networks (CIDR) of proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed; ``*`` trusts every peer (only behind a proxy that
@@ -252,7 +280,9 @@ _POSITIVE = (
 0 would spin)."""
 _NOT_NEGATIVE = (
     "redis_replicas", "cold_after", "games_per_minute", "open_lobbies", "catch_up_versions",
-    "house_processes", "drain_delay",
+    "house_processes", "drain_delay", "connections_per_address", "spectators_per_address",
+    "spectators_per_game", "catch_ups_per_minute", "house_games_per_minute", "house_moves_per_minute",
+    "refusals_per_seat",
 )  # fmt: skip
 """Settings where 0 means "none" or "off"."""
 

@@ -272,6 +272,9 @@ class Receiver(Protocol):
     def writable(self) -> None:
         """The connection takes writes again after they were paused (the client reads)."""
 
+    def pinged(self) -> None:
+        """A ping frame came (answered here): the application counts it as a frame."""
+
 
 FLOODER_CLOSE_TIMEOUT = 1.0
 """Seconds a connection closed with 4005 stays open (unread) for its close frame to arrive."""
@@ -330,6 +333,11 @@ class GuardedWebSocketProtocol(WebSocketsSansIOProtocol):
     def take_over(self, receiver: Receiver) -> None:
         """Hand every message from now on to ``receiver``, as it is parsed."""
         self.receiver = receiver
+
+    def handle_ping(self) -> None:
+        super().handle_ping()
+        if self.receiver is not None:
+            self.receiver.pinged()
 
     def send_receive_event_to_app(self) -> None:
         receiver = self.receiver

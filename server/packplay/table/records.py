@@ -39,6 +39,9 @@ class GameMeta(msgspec.Struct, frozen=True, kw_only=True):
     """Seeds the house bots' own sampling (drawn apart from the deal's seed)."""
     private: bool = False
     """Unlisted; its seats are taken only with its invite code."""
+    owner: str = ""
+    """The client address that created it, as the per-client limits count it ('': a game the
+    server created, a tournament's): its house decisions count against that address."""
 
     def house_bots(self) -> dict[int, HouseBot]:
         """Seat -> bot of the seats the server plays itself."""

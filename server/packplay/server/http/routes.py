@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar, cast
 
@@ -14,8 +15,10 @@ from starlette.routing import Route
 
 from packplay import __version__
 from packplay.server.http.problems import problem_response
+from packplay.server.play.addresses import client_key
 from packplay.server.play.errors import Refused
 from packplay.server.runtime import Runtime
+from packplay.server.storage.requests import Busy, Mismatch, Replay
 from packplay_protocol import rules
 from packplay_protocol.catalog import GAMES
 from packplay_protocol.errors import ErrorCode
@@ -67,6 +70,50 @@ def _problems(handler: Handler) -> Handler:
             return await handler(request)
         except Refused as error:
             return problem_response(error.code, error.detail, request, error.pointer, error.retry_after)
+
+    return wrapped
+
+
+IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+"""What an ``Idempotency-Key`` may be: 1 to 255 printable ASCII characters."""
+
+
+def _idempotent(handler: Handler) -> Handler:
+    """A creating request with an ``Idempotency-Key`` header: sent again with the same key
+    and body, it gets the first one's answer (kept a day once it succeeded) instead of
+    creating again; while the first is under way, 409 ``out_of_order`` (retry in a second);
+    the same key with another body, 422 ``validation_failed``."""
+
+    @functools.wraps(handler)
+    async def wrapped(request: Request) -> Response:
+        key = request.headers.get("idempotency-key")
+        if key is None:
+            return await handler(request)
+        if not IDEMPOTENCY_KEY.fullmatch(key):
+            detail = "Idempotency-Key: 1 to 255 printable ASCII characters"
+            return problem_response(ErrorCode.VALIDATION_FAILED, detail, request)
+        requests, body = _runtime(request).requests, await request.body()
+        client = client_key(request.client.host) if request.client is not None else ""
+        route = f"{request.method} {request.url.path}"
+        held = await requests.claim(client, route, key, body)
+        if isinstance(held, Replay):
+            return Response(held.body, held.status, {"Idempotent-Replayed": "true"}, "application/json")
+        if isinstance(held, Busy):
+            detail = "a request with this Idempotency-Key is under way; retry in a moment"
+            return problem_response(ErrorCode.OUT_OF_ORDER, detail, request, retry_after=1)
+        if isinstance(held, Mismatch):
+            detail = "this Idempotency-Key was used for another request"
+            return problem_response(ErrorCode.VALIDATION_FAILED, detail, request)
+        try:
+            response = await handler(request)
+        except BaseException:
+            await requests.release(client, route, key)
+            raise
+        if 200 <= response.status_code < 300:
+            await requests.keep(client, route, key, body, response.status_code, bytes(response.body))
+        else:
+            await requests.release(client, route, key)
+        return response
 
     return wrapped
 
@@ -131,6 +178,7 @@ def _token(request: Request, required: bool) -> str | None:
     return None
 
 
+@_idempotent
 @_problems
 async def create_game(request: Request) -> Response:
     runtime = _runtime(request)
@@ -172,6 +220,7 @@ async def get_game(request: Request) -> Response:
     return json_response(await _runtime(request).authority.lobby.snapshot(_game_id(request), token))
 
 
+@_idempotent
 @_problems
 async def join_seat(request: Request) -> Response:
     grant = await _runtime(request).authority.lobby.join(_game_id(request), await _body(request, JoinSeat))
@@ -209,6 +258,7 @@ def _required_token(request: Request) -> str:
     return token
 
 
+@_idempotent
 @_problems
 async def create_tournament(request: Request) -> Response:
     tournaments = _runtime(request).tournaments
@@ -220,6 +270,7 @@ async def get_tournament(request: Request) -> Response:
     return json_response(await _runtime(request).tournaments.get(_tournament_id(request)))
 
 
+@_idempotent
 @_problems
 async def register_player(request: Request) -> Response:
     tournament_id = _tournament_id(request)

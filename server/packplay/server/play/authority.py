@@ -34,10 +34,16 @@ class Authority:
         self.settings = settings
         self._load_catalog = catalog
         self._catalog: Catalog | None = None
-        self.games = LocalGames(store, self.catalog, settings.cached_games, settings.catch_up_versions)
+        self.games = LocalGames(
+            store,
+            self.catalog,
+            settings.cached_games,
+            settings.catch_up_versions,
+            settings.spectators_per_game,
+        )
         self.moves = Moves(store, self.games, settings, now)
         self.lobby = Lobby(store, self.games, self.moves, settings, self.catalog, now)
-        self.house = House(self.moves, self.games, settings, now)
+        self.house = House(store, self.moves, self.games, settings, now)
         self.moves.on_house_commit(self.house.committed)
         self.clocks = Clocks(store, self.games, self.moves, self.house, settings, now)
 
@@ -46,6 +52,11 @@ class Authority:
         if self._catalog is None:
             self._catalog = self._load_catalog()
         return self._catalog
+
+    def count_limits(self, limited: Callable[[str], None]) -> None:
+        """Tell ``limited`` the name of every limit per client that holds a request back."""
+        self.lobby.limited = limited
+        self.house.limited = limited
 
     async def close(self) -> None:
         await self.house.close()

@@ -68,7 +68,7 @@ class Clocks:
             if copy.meta.clock is not None:
                 until = min([until, *(copy.decisions[s].at + copy.meta.clock for s in copy.pending)])
             if await self.store.claim_clock(game_id, seen, until):
-                self.house.take_over(game_id, overdue)
+                self.house.take_over(copy, overdue)
         played = 0
         for seat, act in due:
             answer = await self.moves.act(game_id, seat, act, timed_out=True)

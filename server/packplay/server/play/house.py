@@ -49,9 +49,10 @@ from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
 from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.games import GameStore
 from packplay.table import clocks, decisions
 from packplay.table.game_copy import GameCopy
-from packplay.table.records import GameMeta
+from packplay.table.records import GameMeta, Rate
 from packplay.table.rendering import Frames, whole_view
 from packplay_protocol import codec
 from packplay_protocol.errors import RejectReason
@@ -173,7 +174,15 @@ class SeatFollower:
 class House:
     """The house seats of the games this process plays; one per process."""
 
-    def __init__(self, moves: Moves, games: LocalGames, settings: Settings, now: Callable[[], float]) -> None:
+    def __init__(
+        self, store: GameStore, moves: Moves, games: LocalGames, settings: Settings, now: Callable[[], float]
+    ) -> None:
+        self.store = store
+        per_minute = settings.house_moves_per_minute
+        self.moves_limit = Rate(per_minute / 60.0, max(1, round(per_minute / 10))) if per_minute > 0 else None
+        """House decisions per client address, in the games it created (kept in Redis)."""
+        self.limited: Callable[[str], None] = lambda limit: None
+        """Told the name of each limit that held a decision back (the metrics)."""
         self.moves = moves
         self.games = games
         self.settings = settings
@@ -226,7 +235,7 @@ class House:
             return
         for seat in copy.pending:
             if seat in house and copy.decisions[seat].since == copy.version:
-                self._spawn(self.drive(copy.game_id, seat, copy.version))
+                self._spawn(self.drive(copy.game_id, seat, copy.version, copy.meta.owner))
 
     def overdue(self, copy: GameCopy) -> list[tuple[int, int]]:
         """The house decisions of ``copy`` waiting longer than the grace and not being
@@ -234,19 +243,21 @@ class House:
         overdue = clocks.overdue_house(copy, self.now(), self.settings.house_grace)
         return [(seat, since) for seat, since in overdue if (copy.game_id, seat, since) not in self.running]
 
-    def take_over(self, game_id: str, overdue: list[tuple[int, int]]) -> None:
+    def take_over(self, copy: GameCopy, overdue: list[tuple[int, int]]) -> None:
         for seat, since in overdue:
-            self._spawn(self.drive(game_id, seat, since))
+            self._spawn(self.drive(copy.game_id, seat, since, copy.meta.owner))
 
     # deciding
 
-    async def drive(self, game_id: str, seat: int, since: int) -> bool:
-        """Make one house decision and play it; whether an action of it was accepted."""
+    async def drive(self, game_id: str, seat: int, since: int, owner: str = "") -> bool:
+        """Make one house decision and play it, in its turn among the decisions of the games its
+        ``owner`` (an address) created; whether an action of it was accepted."""
         key = (game_id, seat, since)
         if key in self.running:
             return False
         self.running.add(key)
         try:
+            await self._turn_of(owner)
             inputs = await self.inputs(game_id, seat, since)
             if inputs is None:
                 return False
@@ -277,6 +288,14 @@ class House:
             return False
         finally:
             self.running.discard(key)
+
+    async def _turn_of(self, owner: str) -> None:
+        """Wait until ``owner``'s allowance of house decisions has room for one more."""
+        if not owner or self.moves_limit is None:
+            return
+        while (wait := await self.store.take_house_move(owner, self.moves_limit)) > 0:
+            self.limited("house_moves")
+            await asyncio.sleep(wait / 1000)
 
     async def _first_action(self, game_id: str, seat: int, since: int) -> bool:
         game = self.games.get(game_id)

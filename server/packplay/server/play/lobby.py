@@ -9,8 +9,6 @@ from a fresh copy.
 
 from __future__ import annotations
 
-import functools
-import ipaddress
 import re
 import secrets
 from collections.abc import Callable
@@ -26,6 +24,7 @@ from packplay.cards.model import CardInstance
 from packplay.games.base import Audience, Game, GameConfig, RuleError
 from packplay.games.registry import get_game
 from packplay.rng import Rng
+from packplay.server.play.addresses import client_key
 from packplay.server.play.errors import Refused
 from packplay.server.play.ids import hash_token, new_id, new_token
 from packplay.server.play.local_games import LocalGames
@@ -101,6 +100,10 @@ class Lobby:
         self.now = now
         per_second = settings.games_per_minute / 60.0
         self.games_limit = Rate(per_second, settings.games_burst) if per_second > 0 else None
+        house = settings.house_games_per_minute
+        self.house_games_limit = Rate(house / 60.0, max(1, round(house))) if house > 0 else None
+        self.limited: Callable[[str], None] = _nobody
+        """Told the name of each limit that held a request back (the metrics)."""
 
     async def create(self, request: CreateGame, client: str | None = None) -> CreatedGame:
         """A new game; its config is checked by setting it up once. It waits in the lobby
@@ -132,10 +135,13 @@ class Lobby:
             house=tuple(sorted(request.house, key=lambda seat: seat.seat)),
             house_seed=secrets.randbits(SEED_BITS) if request.house else 0,
             private=request.private,
+            owner="" if client is None else client_key(client),
         )
         dealt = initial_state(meta, self.catalog())
         if client is not None:
-            await self._admit(client_key(client), meta.id, lobby=request.seats is None)
+            await self._admit(meta.owner, meta.id, lobby=request.seats is None)
+            if meta.house:
+                await self._admit_house(meta.owner)
         if request.seats is not None:
             return await self._create_seated(meta, dealt, request.seats)
         invite = new_id(12) if request.private else None
@@ -166,6 +172,19 @@ class Lobby:
             raise Refused(
                 ErrorCode.TOO_MANY_LOBBIES,
                 f"this client has {self.settings.open_lobbies} games waiting for players already",
+            )
+
+    async def _admit_house(self, client: str) -> None:
+        if self.house_games_limit is None:
+            return
+        wait = await self.store.take_house_game(client, self.house_games_limit)
+        if wait > 0:
+            self.limited("house_games")
+            seconds = max(1, -(-wait // 1000))
+            raise Refused(
+                ErrorCode.RATE_LIMITED,
+                f"too many new games against the house from this client; retry in {seconds} s",
+                retry_after=seconds,
             )
 
     async def _create_seated(self, meta: GameMeta, dealt: Any, names: tuple[str, ...]) -> CreatedGame:
@@ -463,16 +482,5 @@ def _action_union(game_name: str) -> Any:
     return Union[GAMES[game_name].actions]  # noqa: UP007
 
 
-@functools.lru_cache(maxsize=4096)  # parsing an address costs more than the rest of a request's checks
-def client_key(address: str) -> str:
-    """What the per-client limits count by: the address, an IPv6 one as its /64 network (one
-    subscriber's share)."""
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return address[:64]
-    if isinstance(ip, ipaddress.IPv6Address):
-        if ip.ipv4_mapped is not None:
-            return str(ip.ipv4_mapped)
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
+def _nobody(limit: str) -> None:
+    """Tell nobody."""

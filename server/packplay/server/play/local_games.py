@@ -173,9 +173,16 @@ class LocalGames:
     """Every game of this process; the store is the only way to fill them."""
 
     def __init__(
-        self, store: GameStore, catalog: Callable[[], Catalog], idle_limit: int = 10_000, catch_up: int = 64
+        self,
+        store: GameStore,
+        catalog: Callable[[], Catalog],
+        idle_limit: int = 10_000,
+        catch_up: int = 64,
+        spectators: int = 0,
     ) -> None:
         self.store = store
+        self.spectators = spectators
+        """Spectators one game may have here (0: any number)."""
         self._catalog = catalog
         self.idle_limit = idle_limit
         self.catch_up_versions = catch_up
@@ -343,9 +350,12 @@ class LocalGames:
         """Follow a game from now on: the messages that bring ``watcher`` to its version.
 
         Raises:
-            Refused: ``not_found``; ``out_of_order`` while the game waits for players.
+            Refused: ``not_found``; ``out_of_order`` while the game waits for players;
+                ``game_full`` for a spectator of a game that has as many as it may.
         """
         game = self.get(game_id)
+        if audience is None and 0 < self.spectators <= len(game.watchers.get(None, ())):
+            raise Refused(ErrorCode.GAME_FULL, "the game has as many spectators as this server allows")
         async with game.lock:
             try:
                 copy = await self.ensure(game, watch=True)

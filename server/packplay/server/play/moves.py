@@ -152,5 +152,6 @@ class Moves:
     ) -> Answer:
         if not answer.digest or answer.accepted:
             return answer
-        stored = await self.store.remember(game_id, seat, answer_field(seat, action_id), answer, limit)
+        field, most = answer_field(seat, action_id), self.settings.refusals_per_seat
+        stored = await self.store.remember(game_id, seat, field, answer, limit, most)
         return seat_limited(stored, answer.version) if isinstance(stored, int) else stored

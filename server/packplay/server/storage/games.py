@@ -102,6 +102,7 @@ _ANNOUNCE = scripts.load("games/announce")
 _REMEMBER = scripts.load("games/remember")
 _ADMIT = scripts.load("games/admit")
 _CLAIM_CLOCK = scripts.load("games/claim_clock")
+_TAKE = scripts.load("games/take")
 
 
 class GameStore:
@@ -189,6 +190,15 @@ class GameStore:
         )
         outcome = reply[0].decode()
         return outcome, int(reply[1]) if outcome == "limited" else 0
+
+    async def take_house_game(self, client: str, rate: Rate) -> int:
+        """Count a new game with house seats against the client's limit: 0, or the milliseconds
+        to wait (nothing counted)."""
+        return int(await self.pipeline.run(_TAKE, [keys.client_house_games(client)], limit_args(rate)))
+
+    async def take_house_move(self, client: str, rate: Rate) -> int:
+        """Count a house decision in a game ``client`` created: 0, or the milliseconds to wait."""
+        return int(await self.pipeline.run(_TAKE, [keys.client_house_moves(client)], limit_args(rate)))
 
     async def create(
         self, meta: GameMeta, ttl: int, invite: str = "", taken: dict[int, tuple[str, str]] | None = None
@@ -420,14 +430,21 @@ class GameStore:
             log.warning("game %s: announcing version %s failed: %s", game_id, version, error)
 
     async def remember(
-        self, game_id: str, seat: int, field: str, answer: Answer, limit: Rate | None = None
+        self,
+        game_id: str,
+        seat: int,
+        field: str,
+        answer: Answer,
+        limit: Rate | None = None,
+        most_kept: int = 256,
     ) -> Answer | int:
-        """Store a refusal under ``field`` unless an answer is there already; the stored one,
-        or the milliseconds the seat has to wait when ``limit`` holds it back (nothing stored)."""
+        """Store a refusal under ``field`` unless an answer is there already (or the seat has
+        ``most_kept`` refusals kept already); the stored one, or the milliseconds the seat has to
+        wait when ``limit`` holds it back (nothing stored)."""
         stored = await self.pipeline.run(
             _REMEMBER,
             list(keys.game_keys(game_id)),
-            [field, encode(answer), *limit_args(limit), limit_field(seat)],
+            [field, encode(answer), *limit_args(limit), limit_field(seat), most_kept, f"refused:{seat}"],
         )
         if isinstance(stored, list):
             return int(stored[1])

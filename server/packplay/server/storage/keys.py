@@ -151,6 +151,24 @@ def client_games(client: str) -> str:
     return f"{PREFIX}:client:{{{client}}}:games"
 
 
+def client_house_games(client: str) -> str:
+    """String: when (Redis's clock, ms) the client's allowance of new games with house seats is
+    whole again; it expires then."""
+    return f"{PREFIX}:client:{{{client}}}:house"
+
+
+def client_house_moves(client: str) -> str:
+    """String: when (Redis's clock, ms) the allowance of house decisions in the games the client
+    created is whole again; it expires then."""
+    return f"{PREFIX}:client:{{{client}}}:house-moves"
+
+
+def client_request(client: str, digest: str) -> str:
+    """String: the answer kept for one ``Idempotency-Key`` of the client (``digest`` names the
+    key and the route, see :mod:`packplay.server.storage.requests`)."""
+    return f"{PREFIX}:client:{{{client}}}:request:{digest}"
+
+
 def client_lobbies(client: str) -> str:
     """Sorted set: the open games the client created -> the time (unix seconds) they expire by.
     Entries past it are dropped on write; the key expires with its last game."""

@@ -20,10 +20,12 @@ from typing import Any, cast
 
 from starlette.types import Message, Receive, Scope, Send
 
+from packplay.server.play.addresses import client_key
 from packplay.server.play.errors import Refused
 from packplay.server.runtime import Runtime
 from packplay.server.storage.errors import StorageUnavailable
 from packplay.server.uvicorn_protocols import DIRECT, GuardedWebSocketProtocol
+from packplay.server.ws.address_limits import AddressLimits
 from packplay.server.ws.send_queue import SendQueue, WriteBatch
 from packplay.server.ws.session import (
     Authenticate,
@@ -42,7 +44,15 @@ from packplay.table.rendering import Frames
 from packplay_protocol.codec import decode_client, encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
 from packplay_protocol.to_client import Error, Rejected, ServerMessage
-from packplay_protocol.version import Encoding, Negotiated, Refusal, negotiate, parse_offer
+from packplay_protocol.version import (
+    SUBPROTOCOLS,
+    WS_PATH,
+    Encoding,
+    Negotiated,
+    Refusal,
+    negotiate,
+    parse_offer,
+)
 
 log = logging.getLogger(__name__)
 CLOSE_TIMEOUT = 5.0
@@ -70,6 +80,12 @@ class Socket:
         if wire is None:
             raise RuntimeError("the play endpoint runs on uvicorn_protocols.GuardedWebSocketProtocol")
         self.wire = cast(GuardedWebSocketProtocol, wire)
+
+    def address(self) -> str:
+        """The client's address as the per-client limits count it (behind trusted proxies, the
+        one they name)."""
+        client = self.scope.get("client")
+        return client_key(client[0]) if client else ""
 
     def header(self, name: bytes) -> str | None:
         for key, value in self.scope.get("headers", ()):
@@ -105,6 +121,8 @@ class Endpoint:
         self.runtime = runtime
         self.writes = WriteBatch()
         """Frames of the turn, written at its end for every connection together."""
+        self.limits = AddressLimits(runtime.settings)
+        """What each client address holds over all its connections to this process."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         runtime = self.runtime
@@ -119,7 +137,40 @@ class Endpoint:
             await _refuse(socket, negotiated)
             return
         await socket.accept(negotiated.subprotocol, [runtime.process_header])
-        await Connection(socket, runtime, negotiated, self.writes).run()
+        address = socket.address()
+        if not self.limits.connect(address):
+            await _too_many(socket, runtime, negotiated.encoding)
+            return
+        try:
+            await Connection(socket, runtime, negotiated, self.writes, self.limits, address).run()
+        finally:
+            self.limits.disconnect(address)
+
+
+async def retired_path(scope: Scope, receive: Receive, send: Send) -> None:
+    """A WebSocket opened on another version's path (``/v1/ws``): accepted only to say which
+    versions this server speaks, and where (the same answer as an unspoken subprotocol)."""
+    socket = Socket(scope, receive, send)
+    if (await socket.receive())["type"] != "websocket.connect":
+        return
+    offered = socket.offered()
+    spoken = tuple(SUBPROTOCOLS)
+    await socket.accept(offered[0] if offered else None)
+    message = f"{scope['path']} is not served: this server speaks {', '.join(spoken)} at {WS_PATH}"
+    error = Error(code=ErrorCode.UNSUPPORTED_VERSION, message=message, fatal=True, spoken=spoken)
+    await socket.send(encode(error, Encoding.JSON), text=True)
+    await socket.close(CloseCode.UNSUPPORTED_VERSION, f"speaks {', '.join(spoken)}"[:120])
+
+
+async def _too_many(socket: Socket, runtime: Runtime, encoding: Encoding) -> None:
+    """The address holds as many connections as it may: say so, and close (4005)."""
+    runtime.metrics.limited.labels("connections").inc()
+    message = "too many connections from this address"
+    await socket.send(
+        encode(Error(code=ErrorCode.RATE_LIMITED, message=message, fatal=True), encoding),
+        text=encoding is Encoding.JSON,
+    )
+    await socket.close(CloseCode.RATE_LIMITED, message)
 
 
 def _origin_allowed(origin: str | None, allowed: tuple[str, ...]) -> bool:
@@ -160,20 +211,36 @@ class Connection:
         "_hello_deadline",
         "_stopped",
         "_task",
+        "address",
         "closing",
         "encoding",
         "following",
         "last_frame",
-        "wire",
+        "limits",
         "queue",
         "runtime",
         "session",
         "socket",
+        "spectating",
         "watching",
+        "wire",
     )
 
-    def __init__(self, socket: Socket, runtime: Runtime, negotiated: Negotiated, writes: WriteBatch) -> None:
+    def __init__(
+        self,
+        socket: Socket,
+        runtime: Runtime,
+        negotiated: Negotiated,
+        writes: WriteBatch,
+        limits: AddressLimits,
+        address: str,
+    ) -> None:
         self.socket = socket
+        self.limits = limits
+        self.address = address
+        """The client's address, as the per-client limits count it."""
+        self.spectating = False
+        """The game watched is watched as a spectator (it counts against the address's)."""
         self.wire = socket.wire
         self.runtime = runtime
         self.encoding = negotiated.encoding
@@ -358,6 +425,11 @@ class Connection:
         """The client reads again (the wire says so): write what waited."""
         self.queue.writable()
 
+    def pinged(self) -> None:
+        """A WebSocket ping frame came: it counts against the frame limit as any frame does."""
+        if self.closing is None:
+            self._follow(self.session.pinged(time.monotonic()))
+
     def _gone(self) -> None:
         self._end(_Disconnected())
 
@@ -439,16 +511,31 @@ class Connection:
         return await self._catch_up(effect.game_id, effect.audience, effect.since)
 
     async def _watch(self, watch: Watch) -> list[Outgoing]:
-        """Follow the game; the local games register this process before reading the game."""
+        """Follow the game; the local games register this process before reading the game. A
+        spectator counts against its address's spectated games."""
+        if watch.audience is None:
+            if not self.limits.spectate(self.address):
+                self.runtime.metrics.limited.labels("spectators").inc()
+                return self.session.failed(ErrorCode.RATE_LIMITED, "too many games watched from this address")
+            self.spectating = True
         self.watching = watch.game_id
         try:
             frames = await self.runtime.authority.games.watch(
-                watch.game_id, self, watch.audience, watch.since
+                watch.game_id, self, watch.audience, self._history(watch.since)
             )
-        except BaseException:
+        except BaseException as error:
+            if isinstance(error, Refused) and error.code is ErrorCode.GAME_FULL:
+                self.runtime.metrics.limited.labels("spectators_per_game").inc()
             await self._unwatch()
             raise
         return self.session.caught_up(frames)
+
+    def _history(self, since: int | None) -> int | None:
+        """``since``, or None (the whole view only) once the address has replayed enough logs."""
+        if since is None or self.limits.catch_up(self.address, time.monotonic()):
+            return since
+        self.runtime.metrics.limited.labels("catch_ups").inc()
+        return None
 
     async def _leave(self) -> None:
         """Stop following the game or the tournament of the last hello."""
@@ -458,10 +545,13 @@ class Connection:
             self.following = None
 
     async def _unwatch(self) -> None:
+        if self.spectating:
+            self.spectating = False
+            self.limits.stop_spectating(self.address)
         if self.watching is not None:
             await self.runtime.authority.games.unwatch(self.watching, self)
             self.watching = None
 
     async def _catch_up(self, game_id: str, audience: int | None, since: int | None) -> list[Outgoing]:
-        frames = await self.runtime.authority.games.resume(game_id, audience, since)
+        frames = await self.runtime.authority.games.resume(game_id, audience, self._history(since))
         return self.session.caught_up(frames)

@@ -201,7 +201,14 @@ class Session:
             return self._follow(message)
         return self._resume(message, now)
 
-    def _over_limit(self, message: ClientMessage | DecodeError) -> list[Outgoing]:
+    def pinged(self, now: float) -> list[Outgoing]:
+        """A WebSocket ping frame came (the protocol answers it): it counts as a frame."""
+        if self._frames.take(now):
+            self._refused = 0
+            return []
+        return self._over_limit(None)
+
+    def _over_limit(self, message: ClientMessage | DecodeError | None) -> list[Outgoing]:
         """A frame beyond the connection's rate: not handled. An action is told so (its sender
         waits for an answer), other frames only the first of a run; a long run closes."""
         self._refused += 1

@@ -3,10 +3,14 @@
   as long as its game: none is stored once the game is gone. It counts against the seat's
   limit as an applied action does (its field of the game hash, as in commit.lua).
 
+  A seat's refusals kept are counted in the game hash ('refused:<seat>'); past the most a
+  seat may have kept, a refusal is answered but not kept (an id sent again is decided again).
+
   KEYS  1-6 the game's keys (keys.game_keys)
   ARGV  1 answer field; 2 answer; 3, 4 the seat's limit (ms per action, burst; '' '': none);
-        5 the seat's limit field
-  Returns the answer stored, false when the game is gone, or {'limited', ms to wait}
+        5 the seat's limit field; 6 the most refusals kept per seat; 7 the seat's count field
+  Returns the answer stored (or, past the most kept, the one given), false when the game is
+        gone, or {'limited', ms to wait}
 ]]
 
 local ttl = redis.call('PTTL', KEYS[1])
@@ -20,7 +24,9 @@ if ARGV[3] ~= '' then
   if wait > 0 then return {'limited', tostring(math.ceil(wait))} end
   redis.call('HSET', KEYS[1], ARGV[5], full + interval)
 end
-if redis.call('HSETNX', KEYS[6], ARGV[1], ARGV[2]) == 1 and redis.call('PTTL', KEYS[6]) < 0 then
-  redis.call('PEXPIRE', KEYS[6], ttl)
-end
-return redis.call('HGET', KEYS[6], ARGV[1])
+local kept = redis.call('HGET', KEYS[6], ARGV[1])
+if kept then return kept end
+if redis.call('HINCRBY', KEYS[1], ARGV[7], 1) > tonumber(ARGV[6]) then return ARGV[2] end
+redis.call('HSET', KEYS[6], ARGV[1], ARGV[2])
+if redis.call('PTTL', KEYS[6]) < 0 then redis.call('PEXPIRE', KEYS[6], ttl) end
+return ARGV[2]
