@@ -19,7 +19,7 @@ and so does a coroutine woken after an await.
 
 Printed per game: the modules the move touched, in the order of their first call (the
 path it takes), each with its functions and calls; the modules counted by part (server,
-game rules, protocol, other packplay); the distinct functions (module and qualified
+started game, game rules, protocol, other packplay); the distinct functions (module and qualified
 name) and the calls in all. '--top N' also lists the N most called functions, '--json'
 prints it all as JSON (every function with its calls).
 
@@ -91,6 +91,7 @@ PROJECT = frozenset({"packplay", "packplay_protocol"})
 clients' thread anyway)."""
 PARTS = (
     ("server", "packplay.server"),
+    ("started game", "packplay.table"),
     ("game rules", "packplay.games"),
     ("protocol", "packplay_protocol"),
     ("other packplay", "packplay"),
