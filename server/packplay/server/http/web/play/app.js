@@ -923,14 +923,37 @@ export async function openRules(page, anchor = null) {
   }
 }
 
+const LANGUAGES = [
+  { lang: "en", title: "English" },
+  { lang: "fr", title: "Français" },
+  { lang: "es", title: "Español" },
+];
+
 async function rulesScreen(page, lang) {
-  const language = lang ?? localStorage.getItem("packplay.lang") ?? "en";
+  const language = LANGUAGES.some((l) => l.lang === lang) ? lang : (localStorage.getItem("packplay.lang") ?? "en");
+  localStorage.setItem("packplay.lang", language);
+  document.getElementById("rules-lang").value = language; // the Rules panel follows
+  const link = (href, current, text, lang = undefined) =>
+    h("li", {}, h("a", { href, "aria-current": current ? "page" : undefined, hreflang: lang, lang }, text));
   const picker = h(
-    "p",
-    {},
-    ["en", "fr", "es"].map((l) => [h("a", { href: `#/rules/${page}?lang=${l}` }, { en: "English", fr: "Français", es: "Español" }[l]), " "]),
-    " · ",
-    [{ game: "common", title: "Common rules" }, ...GAME_TYPES].map((t) => [h("a", { href: `#/rules/${t.game}?lang=${language}` }, t.title), " "]),
+    "nav",
+    { class: "rules-picker", "aria-label": "rules" },
+    h(
+      "div",
+      {},
+      h("span", { class: "muted" }, "Language:"),
+      h("ul", { class: "lang-list" }, LANGUAGES.map((l) => link(`#/rules/${page}?lang=${l.lang}`, l.lang === language, l.title, l.lang))),
+    ),
+    h(
+      "div",
+      {},
+      h("span", { class: "muted" }, "Rules:"),
+      h(
+        "ul",
+        { class: "game-list" },
+        [{ game: "common", title: "Common rules" }, ...GAME_TYPES].map((t) => link(`#/rules/${t.game}?lang=${language}`, t.game === page, t.title)),
+      ),
+    ),
   );
   const article = h("article", { class: "markdown", lang: language });
   main.append(picker, article);
