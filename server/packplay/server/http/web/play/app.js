@@ -377,7 +377,7 @@ class GameScreen {
       const taken = snapshot.summary.seats.filter((s) => s.name !== null).length;
       const invite = seats()[this.gameId]?.invite;
       const link = invite ? `${location.origin}${location.pathname}#/invite/${this.gameId}/${invite}` : null;
-      this.root.replaceChildren(
+      const shown = [
         h("h1", {}, titleOf(snapshot.summary.game)),
         h(
           "p",
@@ -387,7 +387,9 @@ class GameScreen {
         ),
         link ? h("p", {}, "Invite link: ", h("input", { class: "invite", readonly: true, value: link, size: 60 })) : null,
         this.token ? h("button", { type: "button", onclick: () => this.leave() }, "Leave my seat") : null,
-      );
+      ];
+      // replaceChildren writes a null as the text "null": only the elements go in.
+      this.root.replaceChildren(...shown.filter((child) => child !== null));
       await new Promise((resolve) => setTimeout(resolve, 1500));
     }
   }
