@@ -18,6 +18,7 @@
 
 import { GAME_TYPES, PackplayClient, PackplayRest, checkChoice, fillChoice } from "./sdk/index.js";
 import { cardLabel, h } from "./cards.js";
+import { battleKind, endReason, words } from "./words.js";
 import { renderMarkdown } from "./markdown.js";
 import * as dayNight from "./games/day_night.js";
 import * as mishraFactory from "./games/mishra_factory.js";
@@ -342,7 +343,7 @@ class GameScreen {
       });
       this.client.on("events", (events) => this.record(events.events));
       this.client.on("rejected", (r) => {
-        this.notice = { kind: "error", text: `Refused (${r.reason}${r.rule ? `, ${r.rule}` : ""}): ${r.message}`, rule: r.rule };
+        this.notice = { kind: "error", text: `Refused (${words(r.reason)}${r.rule ? `, ${r.rule}` : ""}): ${r.message}`, rule: r.rule };
         this.schedule();
       });
       this.client.on("game_over", () => this.schedule());
@@ -535,7 +536,7 @@ class GameScreen {
       h("span", { class: "version" }, `version ${message.version}`),
       left === null ? h("span", { class: "muted" }, "no turn clock") : h("span", { class: "clock", title: "when it runs out, the server plays a default action" }, `clock: ${Math.ceil(left)} s left`),
       h("button", { type: "button", class: "rules-button", onclick: () => openRules(message.game) }, "Rules"),
-      h("span", { class: "muted" }, `game ${message.game_id}`),
+      h("span", { class: "muted" }, "game ", h("code", { class: "ident" }, message.game_id)),
     );
     const waitingFor = message.pending.map((s) => names[s] ?? `seat ${s}`).join(" and ");
     const banner =
@@ -670,7 +671,7 @@ export function describeAction(action, cards) {
     case "base_race.move":
       return `Move ${name(action.card)} to row ${action.row + 1}, column ${action.col + 1}`;
     default:
-      return action.type;
+      return words(action.type);
   }
 }
 
@@ -730,13 +731,13 @@ export function describeEvent(event, cards, names) {
     case "base_race.moved":
       return `${who(event.seat)} moved to row ${event.row + 1}, column ${event.col + 1}.`;
     case "base_race.battle":
-      return `${who(event.seat)}: ${name(event.attacker)} attacked ${name(event.defender)} (${event.kind})${event.discarded.length ? `; discarded ${event.discarded.map(name).join(", ")}` : ""}.`;
+      return `${who(event.seat)}: ${name(event.attacker)} attacked ${name(event.defender)} (${battleKind(event.kind)})${event.discarded.length ? `; discarded ${event.discarded.map(name).join(", ")}` : ""}.`;
     case "base_race.turn":
       return `${who(event.seat)} to move${event.extra ? " (extra turn)" : ""}.`;
     case "base_race.game_over":
-      return `Game over (${event.reason}).`;
+      return `Game over: ${endReason(event.reason)}.`;
     default:
-      return event.type;
+      return words(event.type);
   }
 }
 

@@ -3,6 +3,7 @@
 // the battles as they happen.
 
 import { cardElement, h } from "../cards.js";
+import { battleKind, endReason } from "../words.js";
 
 const ROWS = 6;
 const COLUMNS = 4;
@@ -68,7 +69,7 @@ export function render(ctx) {
       ? `lay out: ${view.laid_out.map((done, s) => `${ctx.names[s] ?? `seat ${s}`} ${done ? "done" : "not yet"}`).join(", ")}`
       : view.phase === "play"
         ? `${ctx.names[view.turn] ?? `seat ${view.turn}`} to move · move ${view.moves} of at most ${view.move_limit}`
-        : `over (${view.end_reason})`;
+        : `The game is over${view.end_reason ? `: ${endReason(view.end_reason)}` : ""}.`;
   return h(
     "div",
     { class: "base-race" },
@@ -105,7 +106,7 @@ function battleLine(ctx, battle) {
     h(
       "span",
       {},
-      ` (${battle.kind})${battle.moved ? ", the attacker moves in" : ""}${battle.extra_turn !== null ? `, extra turn for ${ctx.names[battle.extra_turn] ?? `seat ${battle.extra_turn}`}` : ""}`,
+      ` (${battleKind(battle.kind)})${battle.moved ? ", the attacker moves in" : ""}${battle.extra_turn !== null ? `, extra turn for ${ctx.names[battle.extra_turn] ?? `seat ${battle.extra_turn}`}` : ""}`,
     ),
   );
 }
