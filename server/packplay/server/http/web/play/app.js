@@ -32,6 +32,19 @@ const SCREENS = {
   base_race: baseRace,
 };
 const rest = new PackplayRest(location.origin);
+
+/**
+ * A client whose first `join` asks for the game's story: `from_version: 0` (the deal)
+ * makes the server send every event the audience may see since the deal, as an
+ * `events` message before the view, unless the game is further along than the server
+ * replays (`catch_up_versions`). A reconnect joins from the version held, as the SDK does.
+ */
+class StoryClient extends PackplayClient {
+  join(gameId, { role = "player", fromVersion = null } = {}) {
+    super.join(gameId, { role, fromVersion: fromVersion ?? 0 });
+  }
+}
+
 const main = document.getElementById("main");
 
 /** What the current route set up (timers, connections), undone on the next route. */
@@ -319,11 +332,14 @@ class GameScreen {
     this.gameId = gameId;
     this.role = role;
     this.token = token;
-    this.client = new PackplayClient();
+    this.client = new StoryClient();
     this.summary = null;
     this.busy = false;
     this.notice = null;
-    this.log = [];
+    this.history = []; // every event heard, oldest first: the catch-up of the join, then each update's
+    this.heardTo = null; // the version the events heard reach
+    this.storyMissing = false; // versions came without their events (the server replays only so many)
+    this.over = false; // the last render showed the result
     this.recent = []; // the events of the last update
     this.picks = new Map(); // decision key -> picked ids, per choice
     this.root = h("div", { class: "game", id: "game" });
@@ -336,12 +352,16 @@ class GameScreen {
     try {
       await this.waitForStart();
       if (this.stopped) return;
-      this.client.on("view", () => this.schedule());
+      this.client.on("events", (message) => this.record(message.events, message.to_version));
       this.client.on("update", (update) => {
         this.recent = update.events;
-        this.record(update.events);
+        this.record(update.events, update.version);
       });
-      this.client.on("events", (events) => this.record(events.events));
+      this.client.on("view", (view) => {
+        if (view.version > (this.heardTo ?? 0)) this.storyMissing = true;
+        this.heardTo = Math.max(this.heardTo ?? 0, view.version);
+        this.schedule();
+      });
       this.client.on("rejected", (r) => {
         this.notice = { kind: "error", text: `Refused (${words(r.reason)}${r.rule ? `, ${r.rule}` : ""}): ${r.message}`, rule: r.rule };
         this.schedule();
@@ -413,10 +433,10 @@ class GameScreen {
     this.client.close();
   }
 
-  record(events) {
-    const view = this.client.view;
-    for (const event of events) this.log.push(describeEvent(event, view?.cards ?? {}, this.names()));
-    if (this.log.length > 300) this.log.splice(0, this.log.length - 300);
+  /** Keep the events that bring the story to `version` (described when shown, with the cards known then). */
+  record(events, version) {
+    this.history.push(...events);
+    this.heardTo = Math.max(this.heardTo ?? 0, version);
   }
 
   names() {
@@ -523,6 +543,8 @@ class GameScreen {
       act: (action) => this.act(action),
       rerender: () => this.render(),
       recent: this.recent,
+      history: { events: this.history, complete: !this.storyMissing },
+      openRule: (rule) => openRules(message.game, rule),
       picker: (choice) => this.picker(choice),
       actions: mine && !this.busy ? message.legal.actions : [],
       choices: mine && !this.busy ? message.legal.choices : [],
@@ -556,12 +578,7 @@ class GameScreen {
         )
       : null;
     const board = screen.render(ctx);
-    const side = h(
-      "div",
-      {},
-      movesZone(ctx),
-      h("section", { class: "zone" }, h("h3", {}, "What happened"), h("ol", { class: "log", reversed: true }, [...this.log].reverse().slice(0, 80).map((line) => h("li", {}, line)))),
-    );
+    const side = h("div", {}, movesZone(ctx), storyZone(this.history, message, names, this.storyMissing));
     this.root.replaceChildren(head, banner, notice ?? "", h("div", { class: "layout" }, h("div", {}, board), side));
   }
 }
@@ -577,6 +594,31 @@ function resultBox(message, names) {
     h("a", { href: `#/replay/${message.game_id}` }, "Watch the replay"),
     " · ",
     h("a", { href: "#/" }, "back to the lobby"),
+  );
+}
+
+/** "What happened": the events heard, newest first, and a note when the story does not reach back to the deal. */
+function storyZone(history, message, names, missing) {
+  const lines = history.slice(-80).reverse().map((event) => h("li", {}, describeEvent(event, message.cards, names)));
+  return h(
+    "section",
+    { class: "zone story" },
+    h("h3", {}, "What happened"),
+    missing
+      ? h(
+          "p",
+          { class: "note story-note" },
+          "The game was too far along for the server to tell its story from the start. ",
+          message.result !== null
+            ? h("a", { href: `#/replay/${message.game_id}` }, "The replay shows every move.")
+            : "Once it is over, its replay shows every move.",
+        )
+      : null,
+    lines.length > 0
+      ? h("ol", { class: "log", reversed: true }, lines)
+      : missing
+        ? null
+        : h("p", { class: "muted" }, "Nothing yet: no move has been made."),
   );
 }
 
@@ -778,11 +820,12 @@ async function replayScreen(gameId) {
     main.replaceChildren(h("h1", {}, "Replay"), h("p", { class: "error" }, `Could not read the game: ${error.message}`));
     return;
   }
-  // The events after a version: `resume` answers with them, then the whole view.
+  // The events after a version: `resume` answers with them, then the whole view (null
+  // when the server does not replay from that far back).
   const after = (from) => {
     if (from >= view.version) return Promise.resolve([]);
     return new Promise((resolve) => {
-      let events = [];
+      let events = null;
       const off = client.on("message", (m) => {
         if (m.type === "events") events = m.events;
         if (m.type === "error" && m.code === "rate_limited") setTimeout(() => client.resume(from), 1000);
@@ -800,8 +843,8 @@ async function replayScreen(gameId) {
     if (!perVersion.has(version)) {
       // What a version did: the events after the one before, less those after it.
       reading = reading.then(async () => {
-        const before = await after(version - 1);
-        const since = await after(version);
+        const before = (await after(version - 1)) ?? [];
+        const since = (await after(version)) ?? [];
         return before.slice(0, before.length - since.length);
       });
       perVersion.set(version, reading);
