@@ -580,6 +580,10 @@ class GameScreen {
     const board = screen.render(ctx);
     const side = h("div", {}, movesZone(ctx), storyZone(this.history, message, names, this.storyMissing));
     this.root.replaceChildren(head, banner, notice ?? "", h("div", { class: "layout" }, h("div", {}, board), side));
+    // The end may come with the last move low on the page: bring the result into sight.
+    const over = message.result !== null;
+    if (over && !this.over) banner.scrollIntoView({ block: "nearest" });
+    this.over = over;
   }
 }
 
