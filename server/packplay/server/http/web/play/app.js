@@ -628,6 +628,7 @@ function storyZone(history, message, names, missing) {
 
 /** Every legal action as a button, and every choice as a bar: the same choices the board offers. */
 function movesZone(ctx) {
+  if (ctx.seat === null || ctx.message.result !== null) return null; // a spectator has no moves, nor has anyone at the end
   const zone = h("section", { class: "zone moves" }, h("h3", {}, "Your moves"));
   if (!ctx.mine) {
     zone.append(h("p", { class: "muted" }, "Nothing to decide now."));
