@@ -903,6 +903,8 @@ async function replayScreen(gameId) {
   };
   slider.addEventListener("input", () => show(Number(slider.value)));
   const screen = SCREENS[view.game];
+  // A screen that shows more than the final view holds (Day vs Night's last round) reads the whole story.
+  const story = screen.usesHistory ? await after(0) : [];
   const finalTable = screen.render({
     message: view,
     view: view.view,
@@ -913,6 +915,8 @@ async function replayScreen(gameId) {
     act: () => {},
     rerender: () => {},
     recent: [],
+    history: { events: story ?? [], complete: story !== null },
+    openRule: (rule) => openRules(view.game, rule),
     picker: () => null,
     actions: [],
     choices: [],

@@ -6,6 +6,9 @@ import { cardElement, h } from "../cards.js";
 
 const COLORS = { W: "white", U: "blue", B: "black", R: "red", G: "green" };
 
+/** The screen reads the events heard: the view empties the rows when a round ends. */
+export const usesHistory = true;
+
 export function render(ctx) {
   const { view, cards, seat } = ctx;
   const me = seat ?? 0;
@@ -15,15 +18,31 @@ export function render(ctx) {
   const replaceByCard = new Map(
     ctx.actions.filter((a) => a.type === "day_night.replace").map((a) => [a.card, a]),
   );
+  const day = `Day: ${ctx.names[view.day_seat] ?? `seat ${view.day_seat}`}`;
+  // While the rows are placed and at the end, the view holds no revealed pair: the last round is told by its events.
+  const last = view.phase === "place" || view.phase === "over" ? lastRound(ctx.history.events, view.day_seat) : null;
   const info = h(
     "p",
     { class: "dn-info" },
-    `Round ${view.round} of 3 · rows of ${view.k} · `,
-    phaseText(view),
-    ` · Day: ${ctx.names[view.day_seat] ?? `seat ${view.day_seat}`}`,
+    view.phase === "over"
+      ? `The game is over after ${last ? `round ${last.round}` : "three rounds"} · piles ${view.scores.join(" to ")} · ${day}`
+      : `Round ${view.round} of 3 · rows of ${view.k} · ${phaseText(view)} · ${day}`,
   );
   const sides = order.map((s) => side(ctx, view.seats[s], s === seat));
-  const rows = h("section", { class: "zone" }, h("h3", {}, "The rows"), pairs(ctx));
+  const rows =
+    view.seats.some((s) => s.row.length > 0) || view.phase !== "over"
+      ? h("section", { class: "zone" }, h("h3", {}, "The rows"), pairs(ctx, view))
+      : null;
+  const previous = last
+    ? h(
+        "section",
+        { class: "zone last-round" },
+        h("h3", {}, view.phase === "over" ? `The last round as played (round ${last.round})` : `Round ${last.round} as played`),
+        pairs(ctx, last),
+      )
+    : view.phase === "over" && !ctx.history.complete
+      ? h("section", { class: "zone last-round" }, h("h3", {}, "The last round"), h("p", { class: "muted" }, "Its rows cannot be shown: the game is further along than the server replays its events."))
+      : null;
   const hand = handZone(ctx, picker, replaceByCard);
   const declare = ctx.actions.filter((a) => a.type === "day_night.declare");
   const declareZone = declare.length
@@ -34,7 +53,69 @@ export function render(ctx) {
         declare.map((a) => h("button", { type: "button", class: "act", onclick: () => ctx.act(a) }, COLORS[a.color])),
       )
     : null;
-  return h("div", { class: "day-night" }, info, sides[0], rows, declareZone, hand, sides[1]);
+  return view.phase === "over"
+    ? h("div", { class: "day-night" }, info, previous, sides[0], sides[1])
+    : h("div", { class: "day-night" }, info, sides[0], rows, declareZone, previous, hand, sides[1]);
+}
+
+/**
+ * The rows of the last round played, as its events tell them, in the shape `pairs`
+ * reads (`day_seat`, `seats[s].row`, `outcomes`, `revealed`) with its `round`, or null
+ * when the events heard settle no pair. A slot holds the card that played (a
+ * replacement, not the colourless card it replaced), its declared colour and whether
+ * it was a dud.
+ */
+export function lastRound(events, daySeat) {
+  let round = 1;
+  let building = null;
+  let played = null;
+  const sideOf = (seat) => (seat === daySeat ? "day" : "night");
+  for (const event of events) {
+    switch (event.type) {
+      case "day_night.round_started":
+        if (!event.skipped) round = event.round;
+        building = null;
+        break;
+      case "day_night.pair_revealed":
+        if (building === null || building.slots[event.slot] !== undefined) building = { round, slots: [], outcomes: [] };
+        building.slots[event.slot] = {
+          day: { slot: event.slot, card: event.day, dud: false, color: null, replaced: [] },
+          night: { slot: event.slot, card: event.night, dud: false, color: null, replaced: [] },
+        };
+        break;
+      case "day_night.card_replaced": {
+        const slot = building?.slots[event.slot]?.[sideOf(event.seat)];
+        if (slot) {
+          slot.replaced.push(event.discarded);
+          slot.card = event.card;
+        }
+        break;
+      }
+      case "day_night.card_is_dud": {
+        const slot = building?.slots[event.slot]?.[sideOf(event.seat)];
+        if (slot) slot.dud = true;
+        break;
+      }
+      case "day_night.color_declared": {
+        const slot = building?.slots[event.slot]?.[sideOf(event.seat)];
+        if (slot) slot.color = event.color;
+        break;
+      }
+      case "day_night.pair_resolved":
+        if (building !== null) {
+          building.outcomes[event.slot] = event.outcome;
+          played = building;
+        }
+        break;
+      case "day_night.round_ended":
+        if (building !== null) building.round = event.round;
+        break;
+    }
+  }
+  if (played === null) return null;
+  const row = (side) => played.slots.filter(Boolean).map((slot) => slot[side]);
+  const seats = [0, 1].map((seat) => ({ seat, row: row(sideOf(seat)) }));
+  return { round: played.round, day_seat: daySeat, phase: "played", slot: -1, revealed: played.slots.length, outcomes: played.outcomes, seats };
 }
 
 function phaseText(view) {
@@ -68,6 +149,9 @@ function side(ctx, seatView, mine) {
     seatView.discarded.length
       ? [h("div", { class: "muted" }, "Discarded face up:"), h("div", { class: "cards" }, seatView.discarded.map((id) => cardElement(cards, id)))]
       : null,
+    ctx.view.phase === "over" && seatView.hand?.length
+      ? [h("div", { class: "muted" }, "Left in hand at the end:"), h("div", { class: "cards" }, seatView.hand.map((id) => cardElement(cards, id)))]
+      : null,
     seatView.buried !== null && seatView.buried.length
       ? [h("div", { class: "muted" }, "Discarded face down (you alone see them):"), h("div", { class: "cards" }, seatView.buried.map((id) => cardElement(cards, id)))]
       : seatView.buried_count
@@ -76,8 +160,9 @@ function side(ctx, seatView, mine) {
   );
 }
 
-function pairs(ctx) {
-  const { view, cards } = ctx;
+/** The two rows of `view` (the current one, or a round rebuilt by `lastRound`) in pairs, Day above. */
+function pairs(ctx, view) {
+  const { cards } = ctx;
   const day = view.seats[view.day_seat];
   const night = view.seats[1 - view.day_seat];
   const size = Math.max(day.row.length, night.row.length);
@@ -91,24 +176,31 @@ function pairs(ctx) {
         "div",
         { class: `slot-pair ${current ? "current" : ""}`, dataset: { slot: String(i) } },
         h("span", { class: "muted" }, `pair ${i + 1}`),
-        slotCard(cards, day.row[i], "Day"),
-        slotCard(cards, night.row[i], "Night"),
+        slotCard(ctx, day.row[i], "Day"),
+        slotCard(ctx, night.row[i], "Night"),
         h("span", { class: "outcome" }, outcome === undefined ? (i < view.revealed ? "…" : "") : outcome === "tie" ? "tie" : `${outcome} wins`),
       ),
     );
   }
   const who = (s) => ctx.names[s.seat] ?? `seat ${s.seat}`;
   return [
-    h("p", { class: "muted" }, `In each pair, Day (${who(day)}) above, Night (${who(night)}) below; pairs are turned face up one at a time.`),
+    h(
+      "p",
+      { class: "muted" },
+      `In each pair, Day (${who(day)}) above, Night (${who(night)}) below`,
+      view.phase === "played" ? "." : "; pairs are turned face up one at a time.",
+    ),
     h("div", { class: "cards rows" }, slots),
   ];
 }
 
-function slotCard(cards, slot, label) {
+function slotCard(ctx, slot, label) {
+  const { cards } = ctx;
   if (slot === undefined) return h("div", { class: "card face-down" }, "—");
   const extra = [];
   if (slot.dud) extra.push(h("strong", {}, "dud"));
-  else if (slot.color) extra.push(h("span", { class: "muted" }, `plays as ${COLORS[slot.color]}`));
+  else if (slot.color) extra.push(h("span", { class: "note" }, `plays as ${COLORS[slot.color]}`));
+  for (const id of slot.replaced ?? []) extra.push(h("span", { class: "note" }, `replaced ${cards[id]?.name ?? "a colourless card"}`));
   return cardElement(cards, slot.card, { title: `${label}, slot ${slot.slot + 1}`, extra });
 }
 
