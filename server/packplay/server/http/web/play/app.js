@@ -927,11 +927,12 @@ async function replayScreen(gameId) {
     h(
       "div",
       { class: "replay-controls" },
-      h("button", { type: "button", class: "first", onclick: () => show(0) }, "⏮ start"),
-      h("button", { type: "button", class: "prev", onclick: () => show(step - 1) }, "◀ back"),
+      // Latin-1 and WGL4 marks, which every font has (media symbols are missing from some).
+      h("button", { type: "button", class: "first", onclick: () => show(0) }, "« start"),
+      h("button", { type: "button", class: "prev", onclick: () => show(step - 1) }, "‹ back"),
       slider,
-      h("button", { type: "button", class: "next", onclick: () => show(step + 1) }, "next ▶"),
-      h("button", { type: "button", class: "last", onclick: () => show(log.length) }, "end ⏭"),
+      h("button", { type: "button", class: "next", onclick: () => show(step + 1) }, "next ›"),
+      h("button", { type: "button", class: "last", onclick: () => show(log.length) }, "end »"),
       label,
     ),
     h(
