@@ -43,7 +43,8 @@ export function render(ctx) {
           classes: `${canMove ? "act" : ""} ${selected === piece.id ? "selected" : ""} ${piece.face_up ? "face-up" : "hidden-piece"}`,
           onclick: canMove ? () => select(ctx, piece.id) : null,
           title: `${ctx.names[piece.owner] ?? `seat ${piece.owner}`}'s card${piece.face_up ? ", revealed" : known ? ", face down (you know it)" : ", face down"}`,
-          extra: h("span", { class: "piece-owner" }, `${ctx.names[piece.owner] ?? `seat ${piece.owner}`}${piece.face_up ? " · revealed" : " · face down"}`),
+          // The owner, and the side the card shows (a face-down card nobody here knows says so itself).
+          extra: h("span", { class: "piece-owner" }, `${ctx.names[piece.owner] ?? `seat ${piece.owner}`}${piece.face_up ? " · revealed" : known ? " · face down" : ""}`),
         });
       } else if (preview.has(key)) {
         content = cardElement(cards, preview.get(key), { classes: "preview" });
@@ -57,8 +58,8 @@ export function render(ctx) {
             onclick: target ? () => ctx.act(target) : null,
             title: target ? (piece ? "attack this card" : "move here") : null,
           },
+          h("span", { class: "coord" }, `row ${row + 1}, col ${col + 1}`),
           content,
-          h("span", { class: "coord" }, `r${row + 1} c${col + 1}`),
         ),
       );
     }
