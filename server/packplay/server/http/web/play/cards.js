@@ -70,10 +70,10 @@ export function cardElement(cards, id, { onclick = null, classes = "", title = n
       title: title ?? facts.join(" · "),
       dataset: { cardId: id, name: card.name },
     },
-    h("span", { class: "mv", title: "mana value" }, card.mana_value),
     h("span", { class: "name" }, card.name),
     h("span", { class: "type" }, card.type_line || (card.magic_back ? "" : "no Magic back")),
-    pips(card.colors),
+    // Colours and mana value on a line of their own: the name has the card's whole width.
+    h("span", { class: "cost" }, pips(card.colors), h("span", { class: "mv", title: "mana value" }, card.mana_value)),
     imagesOn() && card.magic_back && card.number
       ? h("img", { src: imageUrl(card), alt: card.name, loading: "lazy" })
       : null,
@@ -84,6 +84,7 @@ export function cardElement(cards, id, { onclick = null, classes = "", title = n
         ? h("a", { class: "image", href: imageUrl(card), target: "_blank", rel: "noopener", onclick: stop }, `${card.set} ${card.number}`)
         : h("span", {}, card.set),
       ...stats,
+      card.foil ? h("span", { class: "foil-mark", title: "a foil card" }, "foil") : null,
     ),
     extra,
   );
