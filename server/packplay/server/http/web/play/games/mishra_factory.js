@@ -45,6 +45,7 @@ export function render(ctx) {
     { class: "mishra" },
     h("p", {}, `Turn ${view.turn_number + 1} · ${turn} · ${view.deck_count} card(s) in the deck`),
     belt(ctx, takes),
+    groupsRule(ctx),
     ...view.collections.map((collection) => collectionZone(ctx, collection, takes)),
     h(
       "section",
@@ -93,6 +94,26 @@ function belt(ctx, takes) {
           }),
         );
       }),
+    ),
+  );
+}
+
+/** Which group a card may join (MF-1), where the groups are shown. */
+function groupsRule(ctx) {
+  return h(
+    "p",
+    { class: "note groups-rule" },
+    "The groups: a land is wild and may join any of the six groups, colorless included; a multicolored card joins the group of one of its colors; any other card joins its color's group, or the colorless one when it has no color. A card never changes group. ",
+    h(
+      "a",
+      {
+        href: "#",
+        onclick: (event) => {
+          event.preventDefault();
+          ctx.openRule("MF-1");
+        },
+      },
+      "Rule MF-1",
     ),
   );
 }
