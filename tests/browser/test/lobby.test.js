@@ -1,13 +1,16 @@
 // The lobby, the rules and the replay viewer in a real browser: from the front page to
 // /play, a public game created with the form and joined from the open list of its
-// type by a second browser, the rules panel in three languages, and a finished game
-// stepped through in the replay viewer. The vendored Markdown renderer is checked too.
+// type by a second browser, the rules panel in three languages, the rules page with
+// its pickers switching language and game, and a finished game stepped through in the
+// replay viewer. The lobby, the waiting screen, every rules page and the replay are
+// read at 390 and 1366 px (no sideways scrolling, no empty or raw values, a
+// screenshot of each). The vendored Markdown renderer is checked too.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 
-import { Server, createSeated, launch, openPage, screenshotPath, startBot } from "../support.js";
+import { Server, checkScreen, createSeated, launch, openPage, screenshotPath, startBot } from "../support.js";
 
 const WEB = new URL("../../../server/packplay/server/http/web/play/", import.meta.url);
 
@@ -49,12 +52,15 @@ describe("lobby, rules and replays", () => {
     await ada.locator(".waiting").waitFor();
     const gameId = new URL(ada.url()).hash.split("/")[2];
     assert.match(gameId, /^[\w-]+$/);
+    const waiting = await checkScreen(ada, "waiting");
+    assert.match(waiting.text, /Waiting for players: 1 of 2 seats taken\. .* Leave my seat$/);
 
     const bea = await openPage(second.context, `${server.base}/play/`, problems);
     await bea.getByRole("button", { name: "Mishra's Factory" }).click();
     const row = bea.locator(`tr[data-game-id="${gameId}"]`);
     await row.waitFor();
     assert.match(await row.textContent(), /Ada, \(free\)/);
+    await checkScreen(bea, "lobby");
     bea.once("dialog", (dialog) => dialog.accept("Bea"));
     await row.locator("button.join").click();
     for (const page of [ada, bea]) await page.locator(".game-head").waitFor();
@@ -79,14 +85,46 @@ describe("lobby, rules and replays", () => {
       const ruling = await ada.locator("#rules-text #mf-2").count();
       assert.equal(ruling, 1, `${lang}: the ruling MF-2 has its anchor`);
     }
-    await ada.screenshot({ path: screenshotPath("rules"), fullPage: false });
+    await ada.screenshot({ path: screenshotPath("rules-panel"), fullPage: false });
     // The rules and the protocol guide as pages of their own.
     await ada.goto(`${server.base}/play/#/rules/base_race?lang=es`);
     const spanish = await fetch(`${server.base}/v2/rules/base_race?lang=es`).then((r) => r.text());
     await ada.locator("article.markdown h1", { hasText: spanish.split("\n")[0].replace(/^# /, "") }).waitFor();
     await ada.goto(`${server.base}/play/#/doc/protocol`);
     await ada.locator("article.markdown h1", { hasText: "The Packplay protocol" }).waitFor();
+    await checkScreen(ada, "protocol", { text: false, fullPage: false });
     assert.deepEqual(problems, []);
+  });
+
+  test("the rules page: its pickers switch the language and the game, in English, French and Spanish", async () => {
+    const problems = [];
+    const page = await openPage(first.context, `${server.base}/play/#/rules/common?lang=en`, problems);
+    const markdown = (game, lang) => fetch(`${server.base}/v2/rules/${game}?lang=${lang}`).then((r) => r.text());
+    const pages = ["common", "day_night", "mishra_factory", "wedding_planner", "base_race"];
+    const languages = { en: "English", fr: "Français", es: "Español" };
+    const picker = page.locator("nav.rules-picker");
+    await picker.waitFor();
+    const titles = await picker.locator(".game-list a").allInnerTexts();
+    assert.deepEqual(titles, ["Common rules", "Day vs Night", "Mishra's Factory", "Vampire Wedding Planner", "Base Race"]);
+    assert.equal(await picker.innerText().then((t) => t.replace(/\s+/g, " ")), `Language: English Français Español Rules: ${titles.join(" ")}`);
+    let game = "common";
+    for (const [lang, language] of Object.entries(languages)) {
+      await picker.getByRole("link", { name: language, exact: true }).click();
+      for (const next of pages) {
+        if (next !== game) await picker.getByRole("link", { name: titles[pages.indexOf(next)], exact: true }).click();
+        game = next;
+        const source = await markdown(game, lang);
+        await page.locator("main article.markdown h1", { hasText: source.split("\n")[0].replace(/^# /, "") }).waitFor();
+        assert.equal(new URL(page.url()).hash, `#/rules/${game}?lang=${lang}`);
+        assert.deepEqual(await picker.locator('a[aria-current="page"]').allInnerTexts(), [language, titles[pages.indexOf(game)]]);
+        assert.equal(await page.locator("main article.markdown").getAttribute("lang"), lang);
+        // The rules name JSON's null in their prose: the page says it no more often.
+        const nulls = source.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "").match(/\bnull\b/g)?.length ?? 0;
+        await checkScreen(page, `rules-${game}-${lang}`, { allowNull: nulls, fullPage: false });
+      }
+    }
+    assert.deepEqual(problems, []);
+    await page.close();
   });
 
   test("a private game is not listed; its invite link seats whoever opens it", async () => {
@@ -144,7 +182,11 @@ describe("lobby, rules and replays", () => {
       const verb = { draw: "drew", take: "took", discard: "discarded" }[kind];
       assert.ok(events.some((line) => line.includes(verb)), `${kind}: ${events.join(" | ")}`);
     }
-    await page.screenshot({ path: screenshotPath("replay"), fullPage: true });
+    await checkScreen(page, "replay");
+    // The controls' marks are in every font (Latin-1 and WGL4 punctuation, no media symbols).
+    for (const label of await page.locator(".replay-controls button").allInnerTexts()) {
+      assert.match(label, /^[\u0020-\u00ff\u2013-\u203a]+$/, `a replay button's label: ${label}`);
+    }
     await page.locator("button.last").click();
     assert.equal(await page.locator(".step-label").textContent(), `step ${replay.log.length} of ${replay.log.length}`);
     // The table at the end shows every hand, as the final spectator view does.
