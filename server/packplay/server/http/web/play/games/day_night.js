@@ -1,6 +1,7 @@
 // Day vs Night: both hands (yours face up, the other's as a count), the two rows face
 // down until their pairs are revealed one at a time, replacements and declared
-// colours, and each side's pile of winning cards.
+// colours, each side's pile of winning cards, and the last round as it was played
+// (rebuilt from its events: the view empties the rows when a round ends).
 
 import { cardElement, h } from "../cards.js";
 
@@ -25,14 +26,11 @@ export function render(ctx) {
     "p",
     { class: "dn-info" },
     view.phase === "over"
-      ? `The game is over after ${last ? `round ${last.round}` : "three rounds"} · piles ${view.scores.join(" to ")} · ${day}`
+      ? `The game is over${last ? ` after round ${last.round}` : ""} · piles ${view.scores.join(" to ")} · ${day}`
       : `Round ${view.round} of 3 · rows of ${view.k} · ${phaseText(view)} · ${day}`,
   );
   const sides = order.map((s) => side(ctx, view.seats[s], s === seat));
-  const rows =
-    view.seats.some((s) => s.row.length > 0) || view.phase !== "over"
-      ? h("section", { class: "zone" }, h("h3", {}, "The rows"), pairs(ctx, view))
-      : null;
+  const rows = view.phase === "over" ? null : h("section", { class: "zone" }, h("h3", {}, "The rows"), pairs(ctx, view));
   const previous = last
     ? h(
         "section",
