@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
 
-import { Server, checkScreen, createSeated, launch, openPage, screenshotPath, startBot } from "../support.js";
+import { Server, checkScreen, createSeated, launch, openPage, startBot } from "../support.js";
 
 const WEB = new URL("../../../server/packplay/server/http/web/play/", import.meta.url);
 
@@ -23,6 +23,11 @@ test("the vendored copy of marked is the pinned package's ES module build", () =
   assert.ok(copy("marked.esm.js").equals(source("lib/marked.esm.js")), "copy lib/marked.esm.js into web/play/vendor/");
   assert.ok(copy("marked.LICENSE").equals(source("LICENSE")));
 });
+
+/** How many times a Markdown text says "null" outside code. */
+function proseNulls(markdown) {
+  return markdown.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "").match(/\bnull\b/g)?.length ?? 0;
+}
 
 describe("lobby, rules and replays", () => {
   let server;
@@ -85,7 +90,9 @@ describe("lobby, rules and replays", () => {
       const ruling = await ada.locator("#rules-text #mf-2").count();
       assert.equal(ruling, 1, `${lang}: the ruling MF-2 has its anchor`);
     }
-    await ada.screenshot({ path: screenshotPath("rules-panel"), fullPage: false });
+    // The panel over the game, at both widths (the rules name JSON's null in their prose).
+    const panelText = await fetch(`${server.base}/v2/rules/mishra_factory?lang=es`).then((r) => r.text());
+    await checkScreen(ada, "rules-panel", { allowNull: proseNulls(panelText), fullPage: false });
     // The rules and the protocol guide as pages of their own.
     await ada.goto(`${server.base}/play/#/rules/base_race?lang=es`);
     const spanish = await fetch(`${server.base}/v2/rules/base_race?lang=es`).then((r) => r.text());
@@ -119,8 +126,7 @@ describe("lobby, rules and replays", () => {
         assert.deepEqual(await picker.locator('a[aria-current="page"]').allInnerTexts(), [language, titles[pages.indexOf(game)]]);
         assert.equal(await page.locator("main article.markdown").getAttribute("lang"), lang);
         // The rules name JSON's null in their prose: the page says it no more often.
-        const nulls = source.replace(/```[\s\S]*?```/g, "").replace(/`[^`]*`/g, "").match(/\bnull\b/g)?.length ?? 0;
-        await checkScreen(page, `rules-${game}-${lang}`, { allowNull: nulls, fullPage: false });
+        await checkScreen(page, `rules-${game}-${lang}`, { allowNull: proseNulls(source), fullPage: false });
       }
     }
     assert.deepEqual(problems, []);
