@@ -64,8 +64,13 @@ describe("live conformance: views rebuilt from updates equal the server's whole 
     const client = new PackplayClient({ WebSocket });
     const closes = [];
     client.on("close", (event) => closes.push(event));
-    await assert.rejects(client.connect(server.wsUrl.replace("/v2/", "/v1/")), { code: 1006 });
+    await assert.rejects(client.connect(server.wsUrl.replace("/v2/ws", "/v2/no-such-socket")), { code: 1006 });
     assert.deepEqual(closes, [{ code: 1006, reason: "", resumable: false }]);
+  });
+
+  test("another version's path is refused with the versions the server speaks", async () => {
+    const client = new PackplayClient({ WebSocket });
+    await assert.rejects(client.connect(server.wsUrl.replace("/v2/", "/v1/")), { code: "unsupported_version" });
   });
 
   CASES.forEach(([game, players], c) => {
