@@ -10,7 +10,18 @@ which are not installed, write into ``protocol/``).
 
 from packplay_protocol.codec import Direction, decode, decode_client, decode_server, encode
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, ClientMessage, Follow, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import (
+    Act,
+    ClientMessage,
+    Create,
+    Follow,
+    Hello,
+    Join,
+    Ping,
+    Rematch,
+    Resume,
+    TakeSeat,
+)
 from packplay_protocol.limits import DEFAULT_LIMITS, Limits
 from packplay_protocol.patch import PatchError, PatchOp
 from packplay_protocol.to_client import (
@@ -20,6 +31,7 @@ from packplay_protocol.to_client import (
     GameOver,
     Pong,
     Rejected,
+    Seated,
     ServerMessage,
     TournamentRound,
     TournamentStandings,
@@ -49,6 +61,7 @@ __all__ = [
     "Act",
     "ClientMessage",
     "CloseCode",
+    "Create",
     "DecodeError",
     "Direction",
     "Encoding",
@@ -68,8 +81,11 @@ __all__ = [
     "Refusal",
     "RejectReason",
     "Rejected",
+    "Rematch",
     "Resume",
+    "Seated",
     "ServerMessage",
+    "TakeSeat",
     "TournamentRound",
     "TournamentStandings",
     "TournamentTable",

@@ -23,7 +23,9 @@ _DESCRIPTION = (
     "whose `type` names it; clients ignore unknown fields, unknown message types and "
     "unknown event types. The same socket may follow a tournament instead of a game "
     "(`follow`): a player then hears of each table it is seated at, a watcher of each "
-    "round's pairings and of the standings. See protocol/README.md for the flow."
+    "round's pairings and of the standings. A kept socket also creates (`create`), takes "
+    "(`take_seat`) or asks again (`rematch`) its next game itself, answered `seated`. "
+    "See protocol/README.md for the flow."
 )
 
 # Which server messages answer which client message (AsyncAPI operation replies).
@@ -39,6 +41,9 @@ _REPLIES: dict[type[msgspec.Struct], tuple[type[msgspec.Struct], ...]] = {
         to_client.TournamentStandings,
         to_client.Error,
     ),
+    from_client.Create: (to_client.Seated, to_client.ViewMessage, to_client.Error),
+    from_client.TakeSeat: (to_client.Seated, to_client.ViewMessage, to_client.Error),
+    from_client.Rematch: (to_client.Seated, to_client.ViewMessage, to_client.Error),
 }
 
 

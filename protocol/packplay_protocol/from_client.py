@@ -11,7 +11,8 @@ from typing import Annotated, Literal
 import msgspec
 
 from packplay_protocol.catalog import AnyAction
-from packplay_protocol.ids import ActionId, GameId, PlayerToken, Version
+from packplay_protocol.ids import ActionId, GameId, PlayerName, PlayerToken, Seat, Version
+from packplay_protocol.rest import CreateGame, InviteCode
 from packplay_protocol.tournaments import TournamentId
 
 Role = Literal["player", "spectator"]
@@ -86,5 +87,53 @@ class Follow(msgspec.Struct, frozen=True, kw_only=True, tag="follow", tag_field=
     """With `secret`: also receive the pairings and standings."""
 
 
-ClientMessage = Hello | Join | Act | Resume | Ping | Follow
-CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = (Hello, Join, Act, Resume, Ping, Follow)
+class Create(msgspec.Struct, frozen=True, kw_only=True, tag="create", tag_field="type"):
+    """Create a game and take a seat of it on this connection: no REST call, no `join`.
+
+    `setup` is the body the REST create accepts, with its limits and refusals (the new
+    games of this client's address are counted as the REST ones are), but without `seats`:
+    the sender takes `seat` (null: the lowest seat the house does not play) under `name`.
+    The answer is `seated`; when every other seat is the house's the game starts at once
+    and its `view` follows, otherwise the game waits for `take_seat` from other players
+    and the `view` comes when it starts. Sent after `hello` (with or without a token);
+    the game followed so far, if any, is left.
+    """
+
+    setup: CreateGame
+    name: PlayerName
+    seat: Seat | None = None
+
+
+class TakeSeat(msgspec.Struct, frozen=True, kw_only=True, tag="take_seat", tag_field="type"):
+    """Take a seat of a game waiting for players, as the REST join does (`invite` for a
+    private game), and play it on this connection. The answer is `seated`; the taker of
+    the last seat starts the game, and every seated connection then gets its `view`."""
+
+    game_id: GameId
+    name: PlayerName
+    seat: Seat | None = None
+    invite: InviteCode | None = None
+
+
+class Rematch(msgspec.Struct, frozen=True, kw_only=True, tag="rematch", tag_field="type"):
+    """Once the game played on this connection is over: a new game with the same setup and
+    the same players, each in the seat it had (the house plays its seats again).
+
+    Each player sends one `rematch`; each gets `seated` with the new game, which starts
+    when all have asked (the view follows then). The new game is private to the players
+    of the old one. Counted against the sender's limits of new games as a create is.
+    """
+
+
+ClientMessage = Hello | Join | Act | Resume | Ping | Follow | Create | TakeSeat | Rematch
+CLIENT_MESSAGES: tuple[type[msgspec.Struct], ...] = (
+    Hello,
+    Join,
+    Act,
+    Resume,
+    Ping,
+    Follow,
+    Create,
+    TakeSeat,
+    Rematch,
+)

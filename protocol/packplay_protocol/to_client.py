@@ -166,6 +166,22 @@ class Pong(msgspec.Struct, frozen=True, kw_only=True, tag="pong", tag_field="typ
     nonce: str = ""
 
 
+class Seated(msgspec.Struct, frozen=True, kw_only=True, tag="seated", tag_field="type"):
+    """The answer to `create`, `take_seat` and `rematch`: the seat this connection now plays.
+
+    `token` is the seat's token (shown once), for REST calls and for `hello` on another
+    connection after a disconnect. `started` tells whether the game has begun: then its
+    `view` follows at once; otherwise it follows when the last seat is taken. `invite` is
+    the code of a private game created with `create` (share it with the other players).
+    """
+
+    game_id: GameId
+    seat: Seat
+    token: PlayerToken
+    started: bool
+    invite: Annotated[str, msgspec.Meta(max_length=64)] | None = None
+
+
 class TournamentTable(msgspec.Struct, frozen=True, kw_only=True, tag="tournament_table", tag_field="type"):
     """Where a followed tournament's player plays now (the same as the REST table answer).
 
@@ -230,6 +246,7 @@ ServerMessage = (
     | TournamentTable
     | TournamentRound
     | TournamentStandings
+    | Seated
 )
 SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
     Welcome,
@@ -244,4 +261,5 @@ SERVER_MESSAGES: tuple[type[msgspec.Struct], ...] = (
     TournamentTable,
     TournamentRound,
     TournamentStandings,
+    Seated,
 )

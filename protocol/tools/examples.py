@@ -10,7 +10,7 @@ from typing import Any
 
 from packplay_protocol.cards import CardInstance
 from packplay_protocol.errors import ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, Follow, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import Act, Create, Follow, Hello, Join, Ping, Rematch, Resume, TakeSeat
 from packplay_protocol.games import base_race as br
 from packplay_protocol.games import day_night as dn
 from packplay_protocol.games import mishra_factory as mf
@@ -18,6 +18,7 @@ from packplay_protocol.games import wedding_planner as wp
 from packplay_protocol.games.common import RESULT_REASONS, ChooseCards, GameResult, LegalActions
 from packplay_protocol.limits import DEFAULT_LIMITS
 from packplay_protocol.patch import PatchOp
+from packplay_protocol.rest import create_game
 from packplay_protocol.to_client import (
     Accepted,
     Error,
@@ -25,6 +26,7 @@ from packplay_protocol.to_client import (
     GameOver,
     Pong,
     Rejected,
+    Seated,
     TournamentRound,
     TournamentStandings,
     TournamentTable,
@@ -203,6 +205,12 @@ def client_examples() -> dict[str, Any]:
         "ping/with_nonce": Ping(nonce="1717171717"),
         "follow/player": Follow(tournament_id=TOURNAMENT_ID, secret=f"{TOURNAMENT_ID}.{ADA}.q2Vt8kLm0Zx"),
         "follow/watcher": Follow(tournament_id=TOURNAMENT_ID),
+        "create/against_house": Create(
+            setup=create_game("day_night", 2, house=({"seat": 1, "bot": "strong"},)), name="Ada"
+        ),
+        "create/waiting": Create(setup=create_game("mishra_factory", 3, private=True), name="Ada", seat=0),
+        "take_seat/open": TakeSeat(game_id=GAME_ID, name="Grace"),
+        "rematch/after_game_over": Rematch(),
     }
 
 
@@ -330,6 +338,8 @@ def server_examples() -> dict[str, Any]:
             seat=0,
             token=TOKEN,
         ),
+        "seated/started": Seated(game_id=GAME_ID, seat=0, token=TOKEN, started=True),
+        "seated/waiting": Seated(game_id=GAME_ID, seat=0, token=TOKEN, started=False, invite="Zq4Rk8vB2nLx"),
         "tournament_table/waiting": TournamentTable(
             tournament_id=TOURNAMENT_ID, player_id=ADA, status="waiting", round=2
         ),

@@ -5,10 +5,17 @@ takes it moves the game to ``starting``, and whoever sees it so first writes ver
 (the deal) once. A game created with every seat named starts at once. Listings,
 snapshots and replays read the game from Redis; a started game's snapshot is rendered
 from a fresh copy.
+
+Both transports call the same functions: REST creates and joins, and a kept WebSocket
+creates a game taking one of its seats (``taker``), takes a seat, or asks for a rematch
+of a finished game (the first player to ask creates it, private to the old game's players;
+the others take their seats in it). Who waits for a game to start in this process is told
+when it does (:meth:`Lobby.when_started`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import re
 import secrets
 from collections.abc import Callable
@@ -58,6 +65,9 @@ from packplay_protocol.to_client import ViewMessage
 SEED_BITS = MAX_SAFE_INT.bit_length()
 """Seeds travel in views once over; every integer on the wire must fit a JavaScript number."""
 LIST_LIMIT = 100
+REMATCH_TRIES = 20
+REMATCH_WAIT = 0.05
+"""How long a rematch waits for its game, written by another process that asked first."""
 _PUBLIC_STATUS: dict[Status, GameStatus] = {
     "lobby": "open",
     "starting": "playing",
@@ -104,11 +114,26 @@ class Lobby:
         self.house_games_limit = Rate(house / 60.0, max(1, round(house))) if house > 0 else None
         self.limited: Callable[[str], None] = _nobody
         """Told the name of each limit that held a request back (the metrics)."""
+        self._starting: dict[str, list[Callable[[], None]]] = {}
+        """Who waits for a game to start in this process."""
+        self._rematches: dict[str, asyncio.Future[tuple[str, str]]] = {}
+        """Rematches being claimed in this process: old game -> (new game, invite code)."""
 
-    async def create(self, request: CreateGame, client: str | None = None) -> CreatedGame:
+    async def create(
+        self,
+        request: CreateGame,
+        client: str | None = None,
+        taker: JoinSeat | None = None,
+        game_id: str | None = None,
+        invite: str | None = None,
+    ) -> CreatedGame:
         """A new game; its config is checked by setting it up once. It waits in the lobby
         (a private one with an invite code), or starts at once when the request names every
         seat. A ``client`` (an address) is held to the limits of new and open games.
+
+        A ``taker`` (a kept socket's player) takes one seat at once instead of naming them
+        all: its grant is the answer's only one, and the game starts at once when the house
+        plays every other seat. ``game_id`` and ``invite`` are chosen by the caller (a rematch).
 
         Raises:
             Refused: ``sandbox_disabled``, ``bad_config``, ``validation_failed``,
@@ -125,7 +150,7 @@ class Lobby:
             options=msgspec.to_builtins(request.options),
         )
         meta = GameMeta(
-            id=new_id(9),
+            id=game_id or new_id(9),
             config=config,
             seed=secrets.randbits(SEED_BITS) if request.seed is None else request.seed,
             created=self.now(),
@@ -138,21 +163,117 @@ class Lobby:
             owner="" if client is None else client_key(client),
         )
         dealt = initial_state(meta, self.catalog())
+        seats, taken_seat = request.seats, None
+        if taker is not None:
+            if seats is not None:
+                raise Refused(
+                    ErrorCode.VALIDATION_FAILED, "seats: the sender takes one seat; leave seats out"
+                )
+            taken_seat = _taker_seat(meta, taker.seat)
+            if len(meta.house) + 1 == meta.config.players:
+                seats = (taker.name,)
         if client is not None:
-            await self._admit(meta.owner, meta.id, lobby=request.seats is None)
+            await self._admit(meta.owner, meta.id, lobby=seats is None)
             if meta.house:
                 await self._admit_house(meta.owner)
-        if request.seats is not None:
-            return await self._create_seated(meta, dealt, request.seats)
-        invite = new_id(12) if request.private else None
+        if seats is not None:
+            return await self._create_seated(meta, dealt, seats)
+        if request.private and invite is None:
+            invite = new_id(12)
         taken = {
             seat: (hash_token(new_token(meta.id)), house_name(bot)) for seat, bot in _house(meta).items()
         }
+        grants: tuple[SeatGrant, ...] = ()
+        if taker is not None and taken_seat is not None:
+            token = new_token(meta.id)
+            taken[taken_seat] = (hash_token(token), taker.name)
+            grants = (SeatGrant(game_id=meta.id, seat=taken_seat, token=token),)
         hashed_invite = "" if invite is None else hash_token(invite)
         await self.store.create(meta, self.settings.lobby_ttl, hashed_invite, taken)
         self.games.get(meta.id).dealt = dealt
         names = {seat: name for seat, (_, name) in taken.items()}
-        return CreatedGame(**_fields(summary(GameRow(meta, "lobby", 0, names))), invite=invite)
+        row = summary(GameRow(meta, "lobby", 0, names))
+        return CreatedGame(**_fields(row), invite=invite, grants=grants)
+
+    async def rematch(self, game_id: str, seat: int, client: str | None = None) -> tuple[SeatGrant, bool]:
+        """``seat``'s seat in the rematch of the finished ``game_id``, and whether it has started.
+
+        The first player to ask creates the new game (the same setup, a new seed, private
+        to the old game's players, its house seats taken as before), counted against its
+        ``client``'s limits; the others take their seats in it, the last starting it.
+
+        Raises:
+            Refused: ``not_found``, ``game_not_over``, ``seat_taken`` (asked twice), and
+                what :meth:`create` raises.
+        """
+        rows = await self.store.rows([game_id])
+        if not rows:
+            raise Refused(ErrorCode.NOT_FOUND, f"no game {game_id}")
+        row = rows[0]
+        if row.status != "finished":
+            raise Refused(ErrorCode.GAME_NOT_OVER, "a rematch is asked once the game is over")
+        name = row.names.get(seat) or f"Seat {seat}"
+        claiming = self._rematches.get(game_id)
+        if claiming is not None:
+            new_game, invite = await asyncio.shield(claiming)
+        else:
+            claiming = self._rematches[game_id] = asyncio.get_running_loop().create_future()
+            try:
+                new_game, invite, first = await self._claim_rematch(row.meta)
+                if first:
+                    taker = JoinSeat(name=name, seat=seat)
+                    request = _rematch_request(row.meta)
+                    made = await self.create(request, client, taker, game_id=new_game, invite=invite)
+                    claiming.set_result((new_game, invite))
+                    return made.grants[0], made.status == "playing"
+                claiming.set_result((new_game, invite))
+            except BaseException as error:
+                claiming.set_exception(error)
+                claiming.exception()  # retrieved: nobody else may be waiting
+                raise
+            finally:
+                del self._rematches[game_id]
+        return await self._join_rematch(new_game, JoinSeat(name=name, seat=seat, invite=invite))
+
+    async def _claim_rematch(self, old: GameMeta) -> tuple[str, str, bool]:
+        """The rematch's game id and invite code, and whether this call named them first."""
+        new_game, invite = new_id(9), new_id(12)
+        first = await self.store.claim_rematch(old.id, f"{new_game} {invite}", self.settings.lobby_ttl)
+        if first is None:
+            return new_game, invite, True
+        named, _, code = first.partition(" ")
+        return named, code, False
+
+    async def _join_rematch(self, game_id: str, request: JoinSeat) -> tuple[SeatGrant, bool]:
+        """Take a seat in a rematch that another process may still be writing."""
+        for _ in range(REMATCH_TRIES - 1):
+            try:
+                return await self.take_seat(game_id, request)
+            except Refused as refused:
+                if refused.code is not ErrorCode.NOT_FOUND:
+                    raise
+            await asyncio.sleep(REMATCH_WAIT)
+        return await self.take_seat(game_id, request)
+
+    def when_started(self, game_id: str, hear: Callable[[], None]) -> None:
+        """Call ``hear`` once ``game_id`` starts in this process (at once if it has)."""
+        held = self.games.held(game_id)
+        if held is not None and held.copy is not None:
+            hear()
+            return
+        self._starting.setdefault(game_id, []).append(hear)
+
+    def forget_start(self, game_id: str, hear: Callable[[], None]) -> None:
+        """``hear`` no longer waits for ``game_id`` to start."""
+        waiting = self._starting.get(game_id)
+        if waiting is not None and hear in waiting:
+            waiting.remove(hear)
+            if not waiting:
+                del self._starting[game_id]
+
+    def _started(self, game_id: str) -> None:
+        for hear in self._starting.pop(game_id, ()):
+            hear()
 
     async def _admit(self, client: str, game_id: str, lobby: bool) -> None:
         if self.games_limit is None and not (lobby and self.settings.open_lobbies > 0):
@@ -223,6 +344,11 @@ class Lobby:
             Refused: ``not_found``, ``game_started``, ``game_full``, ``seat_taken``,
                 ``invite_required``.
         """
+        grant, _ = await self.take_seat(game_id, request)
+        return grant
+
+    async def take_seat(self, game_id: str, request: JoinSeat) -> tuple[SeatGrant, bool]:
+        """:meth:`join`, and whether the game has started (this seat was its last)."""
         token = new_token(game_id)
         invite = "" if request.invite is None else hash_token(request.invite)
         outcome, seat, taken, meta = await self.store.join(
@@ -231,9 +357,10 @@ class Lobby:
         if outcome != "ok":
             detail = _JOIN_DETAILS.get(outcome, outcome.replace("_", " "))
             raise Refused(_JOIN_ERRORS[outcome], f"cannot join game {game_id}: {detail}")
-        if meta is not None and taken == meta.config.players:
+        full = meta is not None and taken == meta.config.players
+        if full and meta is not None:
             await self.start(meta)
-        return SeatGrant(game_id=game_id, seat=seat, token=token)
+        return SeatGrant(game_id=game_id, seat=seat, token=token), full
 
     async def start(self, meta: GameMeta) -> None:
         """Write version 0 of a full game. Whoever sees it full first does it; once."""
@@ -255,6 +382,8 @@ class Lobby:
                 game.copy = copy
             if started:
                 self.moves.made(copy)
+        if started:
+            self._started(meta.id)
 
     async def leave(self, game_id: str, token: str) -> None:
         """Give up a seat before the start.
@@ -393,6 +522,38 @@ class Lobby:
         if copy is None:
             raise Refused(ErrorCode.OUT_OF_ORDER, "the game is waiting for players")
         return copy
+
+
+def _taker_seat(meta: GameMeta, seat: int | None) -> int:
+    """The seat a kept socket's creator takes: ``seat``, or the lowest the house does not play.
+
+    Raises:
+        Refused: ``validation_failed``: no such seat, or the house's.
+    """
+    free = [n for n in range(meta.config.players) if n not in meta.house_bots()]
+    if seat is None:
+        return free[0]
+    if seat not in free:
+        raise Refused(ErrorCode.VALIDATION_FAILED, f"seat: {seat} is not a seat for a player of this game")
+    return seat
+
+
+def _rematch_request(meta: GameMeta) -> CreateGame:
+    """The create-game body of a rematch: the old game's setup, private, with a new seed."""
+    config = meta.config
+    body: dict[str, Any] = {
+        "game": config.game,
+        "players": config.players,
+        "sets": list(config.sets),
+        "options": config.options,
+        "turn_seconds": meta.clock,
+        "house": msgspec.to_builtins(meta.house),
+        "private": True,
+    }
+    if meta.boosters is not None:
+        body["boosters"] = msgspec.to_builtins(meta.boosters)
+    request: CreateGame = msgspec.convert(body, CreateGame)
+    return request
 
 
 def _fields(row: GameSummary) -> dict[str, Any]:

@@ -262,6 +262,13 @@ class GameStore:
         reply = await self.pipeline.run(_LEAVE, list(keys.game_keys(game_id)), [seat, token_hash])
         return bytes(reply).decode()
 
+    async def claim_rematch(self, game_id: str, claim: str, ttl: int) -> str | None:
+        """Name the rematch of ``game_id`` (``claim``) unless one was named first: None, or that one."""
+        reply = await self.pipeline.call(
+            "SET", keys.game_key(game_id, "rematch"), claim, "NX", "GET", "EX", ttl
+        )
+        return None if reply is None else bytes(reply).decode()
+
     async def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
         """Taken seats: seat -> (hashed token, player name)."""
         return _seats(_pairs(await self.pipeline.call("HGETALL", keys.seats(game_id))))

@@ -7,6 +7,11 @@ apply, a game to join) calls one function of the authority, in a task, while the
 after it wait their turn: one client's messages are handled in order. Frames go out
 through the connection's :class:`~packplay.server.ws.send_queue.SendQueue`. The game's
 local copy hands the session new versions without waiting.
+
+A connection plays one game at a time, and may move to another (a new hello, a seat taken
+with ``create``, ``take_seat`` or ``rematch``, a tournament's next table): each game it
+watches gets a watcher of its own (:class:`_Watching`) that passes on only the versions of
+the game the session plays now, so that nothing about the game left reaches the next.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from packplay.server.ws.address_limits import AddressLimits
 from packplay.server.ws.send_queue import SendQueue, WriteBatch
 from packplay.server.ws.session import (
     Authenticate,
+    AwaitStart,
     CatchUp,
     Close,
     FollowTournament,
@@ -37,13 +43,17 @@ from packplay.server.ws.session import (
     Phase,
     Request,
     Session,
+    Sit,
     Submit,
+    Unwatch,
     Watch,
 )
 from packplay.table.rendering import Frames
 from packplay_protocol.codec import decode_client, encode
 from packplay_protocol.errors import CloseCode, ErrorCode, RejectReason
-from packplay_protocol.to_client import Error, Rejected, ServerMessage
+from packplay_protocol.from_client import Create, TakeSeat
+from packplay_protocol.rest import JoinSeat
+from packplay_protocol.to_client import Error, Rejected, Seated, ServerMessage
 from packplay_protocol.version import (
     SUBPROTOCOLS,
     WS_PATH,
@@ -192,6 +202,25 @@ async def _refuse(socket: Socket, refusal: Refusal) -> None:
     await socket.close(CloseCode.UNSUPPORTED_VERSION, f"speaks {', '.join(refusal.spoken)}"[:120])
 
 
+class _Watching:
+    """A connection's watcher of one game: it passes on the versions of that game only while
+    the connection's session plays it."""
+
+    __slots__ = ("connection", "game_id")
+
+    def __init__(self, connection: Connection, game_id: str) -> None:
+        self.connection = connection
+        self.game_id = game_id
+
+    def deliver(self, frames: Frames) -> None:
+        if self.connection.session.game_id == self.game_id:
+            self.connection.deliver(frames)
+
+    def resync(self) -> None:
+        if self.connection.session.game_id == self.game_id:
+            self.connection.resync()
+
+
 class Connection:
     """One client connection: a watcher of its local game, and stoppable by the runtime.
 
@@ -203,6 +232,7 @@ class Connection:
 
     __slots__ = (
         "_answering",
+        "_awaiting_start",
         "_backlog",
         "_busy",
         "_deadline",
@@ -223,6 +253,7 @@ class Connection:
         "socket",
         "spectating",
         "watching",
+        "watcher",
         "wire",
     )
 
@@ -251,6 +282,10 @@ class Connection:
         """Frames on their way out."""
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
+        self.watcher: _Watching | None = None
+        """What the local game of ``watching`` hands its versions to."""
+        self._awaiting_start: tuple[str, Any] | None = None
+        """The game this connection is seated in and waits to start, and who hears of it."""
         self.following: str | None = None
         """The tournament this connection follows."""
         self.last_frame = time.monotonic()
@@ -278,8 +313,9 @@ class Connection:
         self._follow(self.session.resync())
 
     def tell(self, message: ServerMessage) -> None:
-        """Send a tournament's message (from the process's tournament feeds)."""
-        self._out(message)
+        """Send a tournament's message (from the process's tournament feeds); a player's new
+        table is played on this connection."""
+        self._follow(self.session.told(message))
 
     def stop(self, reason: str, code: CloseCode = CloseCode.SERVICE_RESTART) -> None:
         self._end(Close(code, reason))
@@ -492,6 +528,14 @@ class Connection:
         if isinstance(effect, Leave):
             await self._leave()
             return []
+        if isinstance(effect, Unwatch):
+            await self._unwatch()
+            return []
+        if isinstance(effect, Sit):
+            return self.session.seated(await self._sit(effect))
+        if isinstance(effect, AwaitStart):
+            self._await_start(effect.game_id)
+            return []
         if isinstance(effect, Authenticate):
             return self.session.authenticated(await authority.lobby.seat_of(effect.token))
         if isinstance(effect, Submit):
@@ -518,17 +562,48 @@ class Connection:
                 self.runtime.metrics.limited.labels("spectators").inc()
                 return self.session.failed(ErrorCode.RATE_LIMITED, "too many games watched from this address")
             self.spectating = True
+        games = self.runtime.authority.games
         self.watching = watch.game_id
+        watcher = self.watcher = _Watching(self, watch.game_id)
         try:
-            frames = await self.runtime.authority.games.watch(
-                watch.game_id, self, watch.audience, self._history(watch.since)
-            )
+            frames = await games.watch(watch.game_id, watcher, watch.audience, self._history(watch.since))
         except BaseException as error:
             if isinstance(error, Refused) and error.code is ErrorCode.GAME_FULL:
                 self.runtime.metrics.limited.labels("spectators_per_game").inc()
             await self._unwatch()
             raise
+        if not self.session.concerns(watch):  # the connection moved on meanwhile
+            await games.unwatch(watch.game_id, watcher)
+            return []
         return self.session.caught_up(frames)
+
+    async def _sit(self, sit: Sit) -> Seated:
+        """Carry out a ``create``, ``take_seat`` or ``rematch`` as the REST calls do."""
+        lobby = self.runtime.authority.lobby
+        message, invite = sit.message, None
+        if isinstance(message, Create):
+            taker = JoinSeat(name=message.name, seat=message.seat)
+            created = await lobby.create(message.setup, self.address, taker)
+            self.runtime.metrics.games_created.labels(created.game).inc()
+            grant, started, invite = created.grants[0], created.status == "playing", created.invite
+        elif isinstance(message, TakeSeat):
+            request = JoinSeat(name=message.name, seat=message.seat, invite=message.invite)
+            grant, started = await lobby.take_seat(message.game_id, request)
+        else:
+            assert sit.game_id is not None and sit.seat is not None
+            grant, started = await lobby.rematch(sit.game_id, sit.seat, self.address)
+        return Seated(
+            game_id=grant.game_id, seat=grant.seat, token=grant.token, started=started, invite=invite
+        )
+
+    def _await_start(self, game_id: str) -> None:
+        def hear() -> None:
+            self._awaiting_start = None
+            if self.closing is None:
+                self._follow(self.session.started(game_id))
+
+        self._awaiting_start = (game_id, hear)
+        self.runtime.authority.lobby.when_started(game_id, hear)
 
     def _history(self, since: int | None) -> int | None:
         """``since``, or None (the whole view only) once the address has replayed enough logs."""
@@ -545,12 +620,16 @@ class Connection:
             self.following = None
 
     async def _unwatch(self) -> None:
+        if self._awaiting_start is not None:
+            self.runtime.authority.lobby.forget_start(*self._awaiting_start)
+            self._awaiting_start = None
         if self.spectating:
             self.spectating = False
             self.limits.stop_spectating(self.address)
-        if self.watching is not None:
-            await self.runtime.authority.games.unwatch(self.watching, self)
-            self.watching = None
+        if self.watching is not None and self.watcher is not None:
+            watching, watcher = self.watching, self.watcher
+            self.watching = self.watcher = None
+            await self.runtime.authority.games.unwatch(watching, watcher)
 
     async def _catch_up(self, game_id: str, audience: int | None, since: int | None) -> list[Outgoing]:
         frames = await self.runtime.authority.games.resume(game_id, audience, self._history(since))

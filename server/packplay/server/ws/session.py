@@ -11,20 +11,47 @@ before it, so none may be skipped. An accepted action is acknowledged by the upd
 it made; an ``accepted`` message is sent only when that update did not carry it. A
 ``hello`` sent again once welcomed starts the conversation over with another identity
 (the next game): what the connection followed stops, its limits carry on.
+
+A kept socket also takes its next game itself: ``create``, ``take_seat`` and ``rematch``
+ask the shell for a seat (:class:`Sit`); once :meth:`Session.seated` hears of it, the
+connection plays that game as if its hello had named the seat, and follows it at once
+(or once it starts, :meth:`Session.started`). A player following its tournament plays
+each table the tournament seats it at (:meth:`Session.told`). The game played so far is
+left then, and what is still on its way about it is dropped by the shell.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from packplay.games.base import Audience
 from packplay.table.records import Answer
 from packplay.table.rendering import Frames
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, ClientMessage, Follow, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import (
+    Act,
+    ClientMessage,
+    Create,
+    Follow,
+    Hello,
+    Join,
+    Ping,
+    Rematch,
+    Resume,
+    TakeSeat,
+)
 from packplay_protocol.limits import Limits
-from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, ServerMessage, Welcome
+from packplay_protocol.to_client import (
+    Accepted,
+    Error,
+    Pong,
+    Rejected,
+    Seated,
+    ServerMessage,
+    TournamentTable,
+    Welcome,
+)
 from packplay_protocol.version import SUBPROTOCOLS, Negotiated
 
 MAX_BAD_FRAMES = 8
@@ -58,7 +85,11 @@ class Phase(enum.Enum):
     JOINING = "joining"
     JOINED = "joined"
     FOLLOWING = "following"
-    """Following a tournament (asked for or done): never a game on this connection."""
+    """Following a tournament (asked for or done), between the tables it seats the player at."""
+    SEATING = "seating"
+    """A ``create``, ``take_seat`` or ``rematch`` under way."""
+    WAITING = "waiting"
+    """Seated in a game that waits for its other players."""
     CLOSED = "closed"
 
 
@@ -77,6 +108,8 @@ class Watch:
     game_id: str
     audience: Audience
     since: int | None
+    epoch: int = field(default=0, compare=False)
+    """The game it was asked under (the connection may have moved on to another)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +149,28 @@ class Leave:
 
 
 @dataclass(frozen=True)
+class Unwatch:
+    """Stop following the game played so far (the connection moves to another one)."""
+
+
+@dataclass(frozen=True)
+class Sit:
+    """Create, take or ask again for a seat (``game_id`` and ``seat``: the game played, for a
+    rematch); answer with :meth:`Session.seated` or :meth:`Session.failed`."""
+
+    message: Create | TakeSeat | Rematch
+    game_id: str | None
+    seat: int | None
+
+
+@dataclass(frozen=True)
+class AwaitStart:
+    """Tell :meth:`Session.started` when the game starts (at once if it has already)."""
+
+    game_id: str
+
+
+@dataclass(frozen=True)
 class Close:
     """Close the connection (after sending what precedes this)."""
 
@@ -123,7 +178,7 @@ class Close:
     reason: str
 
 
-Request = Authenticate | Watch | CatchUp | Submit | FollowTournament | Leave
+Request = Authenticate | Watch | CatchUp | Submit | FollowTournament | Leave | Unwatch | Sit | AwaitStart
 """What the shell carries out and answers (the session waits for it, or hears of it later)."""
 Effect = Request | Close
 Outgoing = ServerMessage | Frames | Effect
@@ -142,6 +197,8 @@ class Session:
         "_refused",
         "_resent",
         "_resumes",
+        "_seating_from",
+        "_tournament",
         "audience",
         "epoch",
         "game_id",
@@ -179,6 +236,10 @@ class Session:
         self._resumes = Bucket(limits.resumes_per_minute / 60.0, RESUME_BURST, now)
         self._refused = 0
         """Frames refused in a row by the frame limit."""
+        self._tournament = False
+        """Following a tournament as a player: its tables are played on this connection."""
+        self._seating_from = Phase.READY
+        """The phase a seat was asked from (it goes on there if refused)."""
 
     # what the client sends
 
@@ -199,6 +260,8 @@ class Session:
             return self._act(message)
         if isinstance(message, Follow):
             return self._follow(message)
+        if isinstance(message, Create | TakeSeat | Rematch):
+            return self._sit(message)
         return self._resume(message, now)
 
     def pinged(self, now: float) -> list[Outgoing]:
@@ -238,7 +301,7 @@ class Session:
 
     def _hello(self, hello: Hello) -> list[Outgoing]:
         out: list[Outgoing] = []
-        if self.phase in (Phase.READY, Phase.JOINED, Phase.FOLLOWING):
+        if self.phase in (Phase.READY, Phase.JOINED, Phase.FOLLOWING, Phase.WAITING):
             # Another identity on the same connection (the next game of a tournament, a
             # bot's next table): what it followed stops, then it starts over as new.
             out.append(Leave())
@@ -253,9 +316,14 @@ class Session:
 
     def _start_over(self) -> None:
         """Forget the game of the last hello; the connection's limits carry on."""
-        self.epoch += 1
         self.phase = Phase.GREETING
+        self._tournament = False
+        self._forget_game()
         self.game_id = self.seat = self.audience = None
+
+    def _forget_game(self) -> None:
+        """Forget what was sent of the game played so far: the next one starts afresh."""
+        self.epoch += 1
         self.version = -1
         self._held = []
         self._acked = None
@@ -271,13 +339,64 @@ class Session:
         self.phase = Phase.JOINING
         self.game_id = join.game_id
         self.audience = self.seat if join.role == "player" else None
-        return [Watch(join.game_id, self.audience, join.from_version)]
+        return [Watch(join.game_id, self.audience, join.from_version, self.epoch)]
 
     def _follow(self, follow: Follow) -> list[Outgoing]:
         if self.phase is not Phase.READY:
             return [_out_of_order("follow follows hello, once per hello, instead of join")]
         self.phase = Phase.FOLLOWING
+        self._tournament = follow.secret is not None
         return [FollowTournament(follow.tournament_id, follow.secret, follow.watch)]
+
+    def _sit(self, message: Create | TakeSeat | Rematch) -> list[Outgoing]:
+        if isinstance(message, Rematch):
+            if self.phase is not Phase.JOINED or self.seat is None or self.audience is None:
+                return [_out_of_order("rematch follows a game played on this connection")]
+            if self._tournament:
+                return [_out_of_order("a tournament seats its players itself")]
+        elif self.phase not in (Phase.READY, Phase.JOINED, Phase.WAITING) or self._tournament:
+            return [_out_of_order("create and take_seat follow hello, outside a tournament")]
+        self._seating_from, self.phase = self.phase, Phase.SEATING
+        return [Sit(message, self.game_id, self.seat)]
+
+    def seated(self, seated: Seated) -> list[Outgoing]:
+        """The seat taken: the connection plays it from now on (what it played is left)."""
+        out: list[Outgoing] = [*self._switch(seated.game_id, seated.seat), seated]
+        if seated.started:
+            self.phase = Phase.JOINING
+            out.append(Watch(seated.game_id, seated.seat, None, self.epoch))
+        else:
+            self.phase = Phase.WAITING
+            out.append(AwaitStart(seated.game_id))
+        return out
+
+    def started(self, game_id: str) -> list[Outgoing]:
+        """The game the connection waits in has started: follow it."""
+        if self.phase is not Phase.WAITING or game_id != self.game_id:
+            return []
+        self.phase = Phase.JOINING
+        return [Watch(game_id, self.audience, None, self.epoch)]
+
+    def told(self, message: ServerMessage) -> list[Outgoing]:
+        """A message of the tournament followed: a player's new table is played here."""
+        out: list[Outgoing] = [message]
+        if not (isinstance(message, TournamentTable) and self._tournament and message.status == "playing"):
+            return out
+        if message.game_id is None or message.seat is None or message.game_id == self.game_id:
+            return out
+        if self.phase not in (Phase.FOLLOWING, Phase.JOINED):
+            return out  # a table still being joined: the next push, or a join, brings this one
+        out.extend(self._switch(message.game_id, message.seat))
+        self.phase = Phase.JOINING
+        out.append(Watch(message.game_id, message.seat, None, self.epoch))
+        return out
+
+    def _switch(self, game_id: str, seat: int) -> list[Outgoing]:
+        """Play ``seat`` of ``game_id`` from now on; the game followed so far is left."""
+        out: list[Outgoing] = [Unwatch()] if self.game_id is not None else []
+        self._forget_game()
+        self.game_id, self.seat, self.audience = game_id, seat, seat
+        return out
 
     def _act(self, act: Act) -> list[Outgoing]:
         if self.phase is not Phase.JOINED or self.game_id is None:
@@ -300,9 +419,9 @@ class Session:
     # results of the effects
 
     def concerns(self, request: Request) -> bool:
-        """Whether the answer to ``request`` is still for this connection: a catch-up asked
-        for under an earlier hello is about a game it no longer follows."""
-        return not isinstance(request, CatchUp) or request.epoch == self.epoch
+        """Whether the answer to ``request`` is still for this connection: a catch-up or a watch asked
+        for under an earlier hello (or game) is about a game it no longer follows."""
+        return not isinstance(request, CatchUp | Watch) or request.epoch == self.epoch
 
     def authenticated(self, held: tuple[str, int] | None) -> list[Outgoing]:
         """The seat the hello token holds, or None when it holds none."""
@@ -331,10 +450,13 @@ class Session:
     def failed(self, code: ErrorCode, detail: str) -> list[Outgoing]:
         """A requested watch or catch-up failed: the client may join or resume again."""
         if self.phase is Phase.JOINING:
-            self.phase = Phase.READY
+            self.phase = Phase.FOLLOWING if self._tournament else Phase.READY
             self._held.clear()
-        if self.phase is Phase.FOLLOWING:
+        elif self.phase is Phase.FOLLOWING:
             self.phase = Phase.READY
+            self._tournament = False
+        elif self.phase is Phase.SEATING:
+            self.phase = self._seating_from
         self._catching_up = False
         if code is ErrorCode.NOT_FOUND and self.phase is Phase.JOINED:
             return [Error(code=code, message=detail, fatal=True), Close(CloseCode.GAME_EXPIRED, detail)]
