@@ -23,13 +23,15 @@ from packplay.rng import Rng
 from packplay_protocol import patch
 from packplay_protocol.codec import decode_plain, decode_server, encode
 from packplay_protocol.errors import DecodeError, RejectReason
-from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Resume
+from packplay_protocol.from_client import Act, ClientMessage, Create, Hello, Join, Rematch, Resume, TakeSeat
 from packplay_protocol.games.common import LegalActions
 from packplay_protocol.to_client import (
     Accepted,
+    Error,
     Events,
     GameOver,
     Rejected,
+    Seated,
     ServerMessage,
     Update,
     ViewMessage,
@@ -82,6 +84,14 @@ class Client:
         await self.send(Join(game_id=game_id, role=role, from_version=since))  # type: ignore[arg-type]
         return await self.until_view()
 
+    async def sit(self, message: Create | TakeSeat | Rematch) -> Seated | Error:
+        """Ask for a seat on this connection: its ``seated`` (the chain of versions starts
+        over with that game), or the ``error`` that refused it."""
+        await self.send(message)
+        answer = await self.until(lambda m: isinstance(m, Seated | Error))
+        assert isinstance(answer, Seated | Error)
+        return answer
+
     async def send(self, message: ClientMessage) -> None:
         assert self.ws is not None
         frame = encode(message, self.encoding)
@@ -128,7 +138,11 @@ class Client:
         if isinstance(message, Events):
             if message.from_version != self.version:
                 self.broken.append(f"events from {message.from_version} after version {self.version}")
+        elif isinstance(message, Seated):
+            self.version, self.view, self.document, self.over = -1, None, None, None
         elif isinstance(message, ViewMessage):
+            if self.view is not None and message.game_id != self.view.game_id:
+                self.version, self.over = -1, None  # the next game on this connection
             self.view_times.setdefault(message.version, time.perf_counter())
             if message.version < self.version:
                 self.broken.append(f"view {message.version} after version {self.version}")
