@@ -3,8 +3,11 @@
 :func:`connect` opens the socket and exchanges ``hello``/``welcome``;
 :meth:`GameConnection.join` follows a game; :meth:`GameConnection.act` plays an
 action and returns the server's answer; :meth:`GameConnection.switch` takes the
-next game's seat on the same connection. One reader task decodes every frame, keeps
-the last view and version, and puts each message on a stream
+next game's seat on the same connection. A kept connection also gets its next game
+itself, without REST: :meth:`GameConnection.create`, :meth:`GameConnection.take_seat`
+and :meth:`GameConnection.rematch` answer the seat taken (``seated``), and the game's
+view follows without a join (:meth:`GameConnection.wait_for_start`). One reader task
+decodes every frame, keeps the last view and version, and puts each message on a stream
 (:meth:`GameConnection.messages`).
 
 The connection keeps the promises of the protocol for its caller: it keeps the
@@ -35,7 +38,19 @@ from packplay_clients.transport import MAX_FRAME_BYTES, Connector, Transport, co
 from packplay_protocol import patch
 from packplay_protocol.codec import decode_plain, decode_server, encode
 from packplay_protocol.errors import CloseCode, DecodeError
-from packplay_protocol.from_client import Act, ClientMessage, Hello, Join, Ping, Resume, Role
+from packplay_protocol.from_client import (
+    Act,
+    ClientMessage,
+    Create,
+    Hello,
+    Join,
+    Ping,
+    Rematch,
+    Resume,
+    Role,
+    TakeSeat,
+)
+from packplay_protocol.rest import CreateGame
 from packplay_protocol.to_client import (
     Accepted,
     Error,
@@ -43,6 +58,7 @@ from packplay_protocol.to_client import (
     GameOver,
     Pong,
     Rejected,
+    Seated,
     ServerMessage,
     Update,
     ViewMessage,
@@ -131,6 +147,8 @@ class GameConnection:
         """The last game version whose events and view this connection holds (-1: none yet)."""
         self.game_id: str | None = None
         self.role: Role | None = None
+        self.seated: Seated | None = None
+        """The seat taken on this connection by the last create, take_seat or rematch."""
         self.gaps = 0
         """Updates that did not follow the version held, or did not fit it (each answered with ``resume``)."""
         self.resumed_after: list[int] = []
@@ -143,7 +161,9 @@ class GameConnection:
         self._reader: asyncio.Task[None] | None = None
         self._pinger: asyncio.Task[None] | None = None
         self._answers: dict[str, tuple[Act, asyncio.Future[Answer]]] = {}
-        self._request: tuple[type[Welcome] | type[ViewMessage], asyncio.Future[Any]] | None = None
+        self._request: tuple[type[Welcome] | type[ViewMessage] | type[Seated], asyncio.Future[Any]] | None = (
+            None
+        )
         self._stream: asyncio.Queue[ServerMessage | None] = asyncio.Queue()
         self._listeners: list[Listener] = []
         self._changed = asyncio.Condition()
@@ -218,6 +238,49 @@ class GameConnection:
             self._switching = False
         return welcome
 
+    async def create(self, setup: CreateGame, name: str, seat: int | None = None) -> Seated:
+        """Create a game (``setup``: the REST create body, without ``seats``) and take ``seat``
+        of it (the lowest the house does not play by default) on this connection.
+
+        The game followed so far is left. When the house plays every other seat the game
+        starts at once and its view follows; otherwise it waits for the other players'
+        :meth:`take_seat` (:meth:`wait_for_start`).
+
+        Raises:
+            ServerError: refused as the REST create is (``bad_config``, ``rate_limited``...).
+        """
+        return await self._sit(Create(setup=setup, name=name, seat=seat))
+
+    async def take_seat(
+        self, game_id: str, name: str, seat: int | None = None, invite: str | None = None
+    ) -> Seated:
+        """Take a seat of a game waiting for players and play it on this connection.
+
+        Raises:
+            ServerError: ``not_found``, ``game_full``, ``seat_taken``, ``invite_required``...
+        """
+        return await self._sit(TakeSeat(game_id=game_id, name=name, seat=seat, invite=invite))
+
+    async def rematch(self) -> Seated:
+        """Once the game played here is over: the same players' next game, each in its seat.
+        It starts when every player has asked (:meth:`wait_for_start`).
+
+        Raises:
+            ServerError: ``game_not_over``, ``out_of_order`` (no game played here).
+        """
+        return await self._sit(Rematch())
+
+    async def wait_for_start(self, timeout: float | None = None) -> ViewMessage:
+        """The first view of the game seated in (it comes once the game has started)."""
+        await self.wait_until(lambda: self.view is not None and self.view.game_id == self.game_id, timeout)
+        assert self.view is not None
+        return self.view
+
+    async def _sit(self, message: Create | TakeSeat | Rematch) -> Seated:
+        self._raise_if_failed()
+        seated: Seated = await self._ask(message, Seated)
+        return seated
+
     async def act(self, action: Any, *, version: int | None = None, action_id: str | None = None) -> Answer:
         """Play ``action`` (decided on ``version``, by default the last one seen); the answer.
 
@@ -261,7 +324,9 @@ class GameConnection:
 
     @property
     def seat(self) -> int | None:
-        """The seat the token holds (None for a spectator)."""
+        """The seat the token holds, or the seat taken here (None for a spectator)."""
+        if self.seated is not None:
+            return self.seated.seat
         return self.welcome.seat if self.welcome else None
 
     @property
@@ -344,7 +409,9 @@ class GameConnection:
         self._wire = SUBPROTOCOLS.get(transport.subprotocol or "", Encoding.JSON)
         self._transport = transport
 
-    async def _ask(self, message: ClientMessage, answer: type[Welcome] | type[ViewMessage]) -> Any:
+    async def _ask(
+        self, message: ClientMessage, answer: type[Welcome] | type[ViewMessage] | type[Seated]
+    ) -> Any:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._request = (answer, future)
         await self._send(message)
@@ -412,6 +479,8 @@ class GameConnection:
             self._on_answer(message)
         elif isinstance(message, GameOver):
             self.game_over = message
+        elif isinstance(message, Seated):
+            self._on_seated(message)
         elif isinstance(message, Error):
             await self._on_error(message)
         self._settle_request(message)
@@ -438,10 +507,17 @@ class GameConnection:
         for act, _ in list(self._answers.values()):
             await self._send(act)
 
+    def _on_seated(self, seated: Seated) -> None:
+        """A seat taken here: the connection plays it now (its token, to resume after a drop)."""
+        self._start_over()
+        self.seated, self.token = seated, seated.token
+        self.game_id, self.role = seated.game_id, "player"
+
     def _start_over(self) -> None:
-        """Forget the game left (a new hello was welcomed)."""
+        """Forget the game left (a new hello was welcomed, or a seat taken here)."""
         self.view = self.document = self.game_over = None
         self.game_id = self.role = None
+        self.seated = None
         self.version = -1
         self._resuming = False
         left = ConnectionLost(1000, "the connection left the game before this action was answered")
