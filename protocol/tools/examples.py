@@ -206,9 +206,14 @@ def client_examples() -> dict[str, Any]:
         "follow/player": Follow(tournament_id=TOURNAMENT_ID, secret=f"{TOURNAMENT_ID}.{ADA}.q2Vt8kLm0Zx"),
         "follow/watcher": Follow(tournament_id=TOURNAMENT_ID),
         "create/against_house": Create(
-            setup=create_game("day_night", 2, house=({"seat": 1, "bot": "strong"},)), name="Ada"
+            setup=create_game("day_night", 2, house=({"seat": 1, "bot": "strong"},), options={"day_seat": 0}),
+            name="Ada",
         ),
-        "create/waiting": Create(setup=create_game("mishra_factory", 3, private=True), name="Ada", seat=0),
+        "create/waiting": Create(
+            setup=create_game("mishra_factory", 3, private=True, options={"shuffle": False, "first_seat": 1}),
+            name="Ada",
+            seat=0,
+        ),
         "take_seat/open": TakeSeat(game_id=GAME_ID, name="Grace"),
         "rematch/after_game_over": Rematch(),
     }

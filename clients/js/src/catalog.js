@@ -12,7 +12,17 @@
 export const PROTOCOL_VERSION = 2;
 
 /** Message types a client sends. */
-export const CLIENT_MESSAGE_TYPES = Object.freeze(["hello", "join", "act", "resume", "ping", "follow"]);
+export const CLIENT_MESSAGE_TYPES = Object.freeze([
+  "hello",
+  "join",
+  "act",
+  "resume",
+  "ping",
+  "follow",
+  "create",
+  "take_seat",
+  "rematch",
+]);
 
 /** Message types a server sends. */
 export const SERVER_MESSAGE_TYPES = Object.freeze([
@@ -28,6 +38,7 @@ export const SERVER_MESSAGE_TYPES = Object.freeze([
   "tournament_table",
   "tournament_round",
   "tournament_standings",
+  "seated",
 ]);
 
 /**

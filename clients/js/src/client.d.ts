@@ -2,11 +2,13 @@ import type { Action } from "./legal.js";
 import type { DecodeError, Encoding } from "./codec.js";
 import type {
   Accepted,
+  CreateGame,
   ErrorMessage,
   Events,
   GameOver,
   Pong,
   Rejected,
+  Seated,
   ServerMessage,
   TournamentRound,
   TournamentStandings,
@@ -51,6 +53,7 @@ export interface ClientEvents {
   tournament_table: TournamentTable;
   tournament_round: TournamentRound;
   tournament_standings: TournamentStandings;
+  seated: Seated;
   gap: Gap;
   decode_error: DecodeError;
   close: CloseInfo;
@@ -129,6 +132,19 @@ export class PackplayClient {
   resume(fromVersion?: number): void;
   /** Follow a tournament: its messages are emitted under their type. */
   follow(tournamentId: string, options?: { secret?: string | null; watch?: boolean }): void;
+  /**
+   * Create a game (`setup`: the REST create-game body without `seats`) and take a seat of
+   * it on this connection; the view follows once the game starts ({@link whenStarted}).
+   */
+  createGame(setup: CreateGame, options: { name: string; seat?: number | null }): Promise<Seated>;
+  /** Take a seat of a game waiting for players and play it on this connection. */
+  takeSeat(gameId: string, options: { name: string; seat?: number | null; invite?: string | null }): Promise<Seated>;
+  /** Once the game played here is over: the same players' next game, each in its seat. */
+  rematch(): Promise<Seated>;
+  /** The first whole view of the game seated in (at once if held, else when it starts). */
+  whenStarted(): Promise<ViewMessage>;
+  /** The seat taken on this connection by the last create, take_seat or rematch. */
+  seated: Seated | null;
   ping(nonce?: string): void;
   close(code?: number, reason?: string): void;
   nextActionId(): string;

@@ -149,6 +149,8 @@ export class PackplayClient {
     this.viewSocket = null;
     /** true from a new `hello` on the open socket ({@link switchGame}) to its `welcome` */
     this.switching = false;
+    /** @type {Message | null} the seat taken on this connection by the last create, take_seat or rematch */
+    this.seated = null;
   }
 
   /** Whether the socket is open. */
@@ -428,14 +430,86 @@ export class PackplayClient {
    * whenever it changes (the game to join is named there as soon as it exists); without
    * one, or with `watch`, the current round's `tournament_round` and the
    * `tournament_standings`, now and whenever they change. They are emitted under their
-   * type. A connection that follows may not join a game: to play, open another one (or
-   * leave the tournament with {@link switchGame}).
+   * type. A player that follows with its secret plays its tables on this connection:
+   * when its table names a game (`playing`), the server sends that game's whole view
+   * here, and {@link onDecision} or {@link play} act in it; no `hello` or `join` is needed.
+   * A connection that follows may not `join` a game.
    *
    * @param {string} tournamentId
    * @param {{secret?: string | null, watch?: boolean}} [options]
    */
   follow(tournamentId, { secret = null, watch = false } = {}) {
     this.send({ type: "follow", tournament_id: tournamentId, secret, watch });
+  }
+
+  /**
+   * Create a game and take a seat of it on this connection, without REST or `join`.
+   * `setup` is the REST create-game body without `seats` (its limits and refusals
+   * apply); the sender takes `seat` (by default the lowest the house does not play).
+   * Resolves with the `seated` answer; its `started` says whether the view follows at
+   * once (the house plays every other seat) or once the other players have taken their
+   * seats ({@link whenStarted}). Rejects with the server's `error` (its `code`).
+   *
+   * @param {Record<string, unknown>} setup
+   * @param {{name: string, seat?: number | null}} options
+   * @returns {Promise<Message>}
+   */
+  createGame(setup, { name, seat = null }) {
+    return this.sit({ type: "create", setup, name, seat });
+  }
+
+  /**
+   * Take a seat of a game waiting for players (`invite`: a private game's code) and play
+   * it on this connection; resolves with the `seated` answer (see {@link createGame}).
+   *
+   * @param {string} gameId
+   * @param {{name: string, seat?: number | null, invite?: string | null}} options
+   * @returns {Promise<Message>}
+   */
+  takeSeat(gameId, { name, seat = null, invite = null }) {
+    return this.sit({ type: "take_seat", game_id: gameId, name, seat, invite });
+  }
+
+  /**
+   * Once the game played here is over: the same players' next game, each in its seat;
+   * it starts when every player has asked. Resolves with the `seated` answer.
+   * @returns {Promise<Message>}
+   */
+  rematch() {
+    return this.sit({ type: "rematch" });
+  }
+
+  /** Send a create, take_seat or rematch; the `seated` answer. */
+  sit(message) {
+    if (!this.connected) throw new Error("not connected");
+    const seated = this.next("seated");
+    this.send(message);
+    return seated;
+  }
+
+  /**
+   * The first whole view of the game seated in (a copy): at once when it is held, else
+   * when the game starts. Rejects when the socket closes first.
+   * @returns {Promise<Message>}
+   */
+  whenStarted() {
+    const gameId = this.seated?.game_id ?? this.target?.gameId ?? null;
+    const held = () => this.view !== null && (gameId === null || this.view.game_id === gameId);
+    if (held()) return Promise.resolve(structuredClone(this.view));
+    return new Promise((resolve, reject) => {
+      const stop = [
+        this.on("view", () => {
+          if (held()) done(() => resolve(structuredClone(this.view)));
+        }),
+        this.on("close", ({ code, reason }) =>
+          done(() => reject(Object.assign(new Error(`closed ${code} ${reason}`), { code }))),
+        ),
+      ];
+      const done = (settle) => {
+        stop.forEach((off) => off());
+        settle();
+      };
+    });
   }
 
   /**
@@ -641,6 +715,15 @@ export class PackplayClient {
       case "game_over":
         this.gameOver = message;
         break;
+      case "seated":
+        // The connection plays this seat now; a reconnect resumes it with its token.
+        this.forgetGame();
+        this.leftGame();
+        this.seated = message;
+        if (this.target !== null) {
+          Object.assign(this.target, { token: message.token, gameId: message.game_id, role: "player" });
+        }
+        break;
     }
     return [[message.type, message]];
   }
@@ -665,6 +748,10 @@ export class PackplayClient {
   takeView(view) {
     const held = this.view;
     if (held !== null && held.game_id === view.game_id && view.version < held.version) return [];
+    if (held !== null && held.game_id !== view.game_id) {
+      // The next game on this connection (a tournament's next table): start over.
+      this.gameOver = this.decision = this.declined = null;
+    }
     this.view = view;
     this.behind = false;
     this.viewSocket = this.socket;

@@ -468,6 +468,7 @@ const actionId = str({ min: 1, max: 64 });
 const version = int({ min: 0 });
 const seat = int({ min: 0, max: 15 });
 const text = str({ max: 2000 });
+const playerName = str({ min: 1, max: 40 });
 const strings = list(str());
 
 const limits = struct({
@@ -588,6 +589,19 @@ const SPECS = {
       secret: opt(nullable(str({ min: 16, max: 256 })), null),
       watch: opt(bool, false),
     }),
+    // The create-game body is the REST one: the server checks it whole.
+    create: struct({
+      setup: req(struct({ game: req(gameName), players: req(int({ min: 1, max: 16 })) })),
+      name: req(playerName),
+      seat: opt(nullable(seat), null),
+    }),
+    take_seat: struct({
+      game_id: req(gameId),
+      name: req(playerName),
+      seat: opt(nullable(seat), null),
+      invite: opt(nullable(str({ min: 1, max: 64, pattern: /^[A-Za-z0-9_-]+$/ })), null),
+    }),
+    rematch: struct({}),
   },
   to_client: {
     welcome: struct({
@@ -649,6 +663,13 @@ const SPECS = {
       game_id: opt(nullable(gameId), null),
       seat: opt(nullable(seat), null),
       token: opt(nullable(str({ min: 16, max: 256 })), null),
+    }),
+    seated: struct({
+      game_id: req(gameId),
+      seat: req(seat),
+      token: req(str({ min: 16, max: 256 })),
+      started: req(bool),
+      invite: opt(nullable(str({ max: 64 })), null),
     }),
     tournament_round: struct({
       tournament_id: req(tournamentId),

@@ -292,6 +292,27 @@ export interface ChooseCards {
 }
 
 /**
+ * Create a game and take a seat of it on this connection: no REST call, no `join`.
+ *
+ * `setup` is the body the REST create accepts, with its limits and refusals (the new
+ * games of this client's address are counted as the REST ones are), but without `seats`:
+ * the sender takes `seat` (null: the lowest seat the house does not play) under `name`.
+ * The answer is `seated`; when every other seat is the house's the game starts at once
+ * and its `view` follows, otherwise the game waits for `take_seat` from other players
+ * and the `view` comes when it starts. Sent after `hello` (with or without a token);
+ * the game followed so far, if any, is left.
+ */
+export interface Create {
+  type: "create";
+  setup: CreateDayNightGame | CreateMishraFactoryGame | CreateWeddingPlannerGame | CreateBaseRaceGame;
+  /**
+   * A display name.
+   */
+  name: string;
+  seat: number | null;
+}
+
+/**
  * Create a Base Race game. `sets` empty means the game's default sets.
  *
  * `turn_seconds` turns on the turn clock. `seed` and `boosters` (one card list per
@@ -1381,6 +1402,18 @@ export interface Rejected {
 export type RejectReason = "bad_message" | "duplicate" | "game_over" | "illegal_action" | "not_found" | "not_started" | "not_your_turn" | "rate_limited" | "stale_version" | "unauthorized" | "unavailable";
 
 /**
+ * Once the game played on this connection is over: a new game with the same setup and
+ * the same players, each in the seat it had (the house plays its seats again).
+ *
+ * Each player sends one `rematch`; each gets `seated` with the new game, which starts
+ * when all have asked (the view follows then). The new game is private to the players
+ * of the old one. Counted against the sender's limits of new games as a create is.
+ */
+export interface Rematch {
+  type: "rematch";
+}
+
+/**
  * A finished game, for audit: replaying `log` on the set-up gives `result`.
  *
  * `format` versions this document (packplay.replay.1). `deal` is the explicit
@@ -1423,6 +1456,32 @@ export interface Resume {
 export interface RulesLink {
   lang: string;
   path: string;
+}
+
+/**
+ * The answer to `create`, `take_seat` and `rematch`: the seat this connection now plays.
+ *
+ * `token` is the seat's token (shown once), for REST calls and for `hello` on another
+ * connection after a disconnect. `started` tells whether the game has begun: then its
+ * `view` follows at once; otherwise it follows when the last seat is taken. `invite` is
+ * the code of a private game created with `create` (share it with the other players).
+ */
+export interface Seated {
+  type: "seated";
+  /**
+   * A game's id.
+   */
+  game_id: string;
+  /**
+   * A seat number, 0 for the first seat.
+   */
+  seat: number;
+  /**
+   * The secret that proves a seat; keep it private.
+   */
+  token: string;
+  started: boolean;
+  invite: string | null;
 }
 
 /**
@@ -1523,6 +1582,25 @@ export interface TableSeat {
    * A display name.
    */
   name: string;
+}
+
+/**
+ * Take a seat of a game waiting for players, as the REST join does (`invite` for a
+ * private game), and play it on this connection. The answer is `seated`; the taker of
+ * the last seat starts the game, and every seated connection then gets its `view`.
+ */
+export interface TakeSeat {
+  type: "take_seat";
+  /**
+   * A game's id.
+   */
+  game_id: string;
+  /**
+   * A display name.
+   */
+  name: string;
+  seat: number | null;
+  invite: string | null;
 }
 
 /**
@@ -1920,7 +1998,8 @@ export type ServerMessage =
   | Pong
   | TournamentTable
   | TournamentRound
-  | TournamentStandings;
+  | TournamentStandings
+  | Seated;
 
 /**
  * Any message a client sends.
@@ -1931,7 +2010,10 @@ export type ClientMessage =
   | Act
   | Resume
   | Ping
-  | Follow;
+  | Follow
+  | Create
+  | TakeSeat
+  | Rematch;
 
 /**
  * The create-game body: one per game, told apart by `game`.
