@@ -14,9 +14,9 @@ of your own (a ``redis+cluster://`` URL included). Those runs measure Packplay a
 
 Closed loop: N concurrent Day vs Night games, both seats connected, one move in flight
 per game; a move counts when both seats have their update; games that end are replaced,
-on the same two connections (the seats say hello again with the next game's tokens, as a
-player going from game to game does; '--fresh-connections' also runs Packplay with two
-new connections per game). Frames go uncompressed, as the relay's do; '--deflate' also
+on the same two connections (each seat asks for a rematch on its socket, as a player going
+from game to game does; '--fresh-connections' also runs Packplay with a REST create and
+two new connections per game, as browsers arrive). Frames go uncompressed, as the relay's do; '--deflate' also
 runs Packplay as it is configured by default, with permessage-deflate (each message
 compressed on its own), its seats offering it as browsers do. The driver is one Node
 process ('load/bench_moves.mjs', on the 'ws' package and the JavaScript SDK's helpers).
@@ -29,7 +29,9 @@ the server in game, the set-up of the games that replaced those that ended, Redi
 rest, Redis round trips and bytes per move, frames and bytes per move to each seat (the
 median size of an update frame, and the bytes its sockets read off the wire: frame
 headers, compression and the frames of the games set up while measuring included),
-failed actions and dropped connections; then server RSS per idle connection, and Redis
+failed actions and dropped connections; the set-up per game in both shapes (a REST create
+and two new connections; create and take_seat on two kept connections) as server CPU and
+as a multiple of the relay's move in the same round; then server RSS per idle connection, and Redis
 memory per active game (weighed as the measured window opens, the games at every stage)
 and per finished game (as it closes), each with those games' mean version. Compare
 figures as ratios within one run: absolute figures drift.
@@ -99,6 +101,9 @@ class System:
     """Two new connections per game, instead of a new hello on the two kept."""
     deflate: bool = False
     """The seats offer permessage-deflate and the server accepts it (its default setting)."""
+    setup: str = "messages"
+    """How kept connections get their next game: by messages on the socket, or "rest" (a REST
+    create, then hello and join: an older checkout without those messages)."""
 
 
 @dataclass
@@ -273,6 +278,7 @@ def drive(
         command.append("--fresh-connections")
     if system.deflate:
         command.append("--deflate")
+    command += ["--setup", system.setup]
     driver = subprocess.Popen(
         taskset(cpu, command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, cwd=LOAD
     )
@@ -344,6 +350,7 @@ def systems(
     fresh: bool = False,
     deflate: bool = False,
     baseline_protocol: int = 2,
+    baseline_setup: str = "rest",
 ) -> list[System]:
     python = sys.executable
     serve = ["serve", "--port", "{port}"]
@@ -360,11 +367,15 @@ def systems(
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
-        found.append(System("packplay before", command, "packplay", protocol=baseline_protocol))
+        found.append(
+            System("packplay before", command, "packplay", protocol=baseline_protocol, setup=baseline_setup)
+        )
     return found
 
 
-def report(name: str, games: int, drive_: Drive) -> list[str]:
+def report(name: str, games: int, drive_: Drive, relay_move: float | None = None) -> list[str]:
+    """The lines of one run; ``relay_move``: the relay's server CPU a move in the same round
+    (seconds), which the set-up per game is also given as a multiple of."""
     result = drive_.result
     moves = max(1, result["moves"])
     play = drive_.phases["end"].minus(drive_.phases["play"])
@@ -382,6 +393,9 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     replaced = result.get("setups", 0)
     setup_share = replaced * replace_cpu
     in_game_cpu = play.server_cpu - setup_share
+    result["serverPerMove"] = in_game_cpu / moves
+    result["setupFresh"] = setup_cpu
+    result["setupKept"] = replace_cpu if "replaced" in drive_.phases else None
     head = (
         f"{name:16} {games:>5} games: {result['movesPerSecond']:8.0f} moves/s,"
         f" p50 {result['p50']:6.2f} ms, p99 {result['p99']:7.2f} ms"
@@ -402,14 +416,24 @@ def report(name: str, games: int, drive_: Drive) -> list[str]:
     redis_cpu = 0.0 if name == "relay" else play.redis_cpu
     lines.append(f"{'':16} {core_line(result['movesPerSecond'], in_game_cpu, setup_share, redis_cpu, moves)}")
     if name != "relay":
+
+        def times(cpu: float) -> str:
+            return f" ({cpu / relay_move:.1f}x a relay move)" if relay_move else ""
+
+        how = (
+            "create and take_seat"
+            if drive_.result.get("keptSetup", "messages") == "messages"
+            else "create, hello, join"
+        )
         kept = (
-            f" {replace_cpu * 1e3:.2f} ms on the connections kept (create, hello, join);"
+            f" {replace_cpu * 1e3:.2f} ms on the connections kept ({how}){times(replace_cpu)};"
             if "replaced" in drive_.phases
             else ""
         )
         length = f" (one every {moves / replaced:.1f} moves)" if replaced else ""
         lines.append(
-            f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game with 2 new connections;{kept}"
+            f"{'':16} set-up: {setup_cpu * 1e3:.2f} ms of server CPU per game with a REST create and"
+            f" 2 new connections{times(setup_cpu)};{kept}"
             f" {replaced} games replaced while measuring{length},"
             " their set-up left out of the move figures but for the core's"
         )
@@ -451,11 +475,15 @@ def main(options: argparse.Namespace) -> None:
         for _ in range(options.repeat):
             results: dict[str, dict[str, Any]] = {}
             for system in chosen:
-                lines, results[system.name] = run_one(system, games, options)
+                relay_move = results["relay"]["serverPerMove"] if "relay" in results else None
+                lines, results[system.name] = run_one(system, games, options, relay_move)
                 print(lines, flush=True)
             rounds.append(results)
         if len(rounds) > 1 and not scaled:
             for line in against_relay(games, rounds):
+                print(line, flush=True)
+        if not scaled:
+            for line in setup_against_relay(games, rounds):
                 print(line, flush=True)
     if options.idle and not scaled:
         for system in chosen:
@@ -513,11 +541,14 @@ def core_line(moves_per_second: float, in_game: float, setup: float, redis_cpu: 
     return f"the core a move: {core:.0f} us ({parts}, the rest {rest:.0f})"
 
 
-def run_one(system: System, games: int, options: argparse.Namespace) -> tuple[str, dict[str, Any]]:
+def run_one(
+    system: System, games: int, options: argparse.Namespace, relay_move: float | None = None
+) -> tuple[str, dict[str, Any]]:
     """The system's report at ``games`` games, and the driver's result."""
     with deployed(system, options) as deployment:
         drive_ = drive(system, deployment, games, options.seconds, options.driver_cpu)
-    return "\n".join(report(system.name, games, drive_)), drive_.result
+    drive_.result["keptSetup"] = system.setup
+    return "\n".join(report(system.name, games, drive_, relay_move)), drive_.result
 
 
 def against_relay(games: int, rounds: list[dict[str, dict[str, Any]]]) -> list[str]:
@@ -533,6 +564,28 @@ def against_relay(games: int, rounds: list[dict[str, dict[str, Any]]]) -> list[s
             f" relay's moves/s (each: {', '.join(f'{share:.1%}' for share in shares)}), p99"
             f" {statistics.median(p99s):.1f}x the relay's (each: {', '.join(f'{x:.1f}x' for x in p99s)})"
         )
+    return lines
+
+
+def setup_against_relay(games: int, rounds: list[dict[str, dict[str, Any]]]) -> list[str]:
+    """Per system, the set-up per game in both shapes as multiples of the relay's move in the
+    same round (the median over rounds, and each round's)."""
+    lines = []
+    for name in rounds[0]:
+        if name == "relay":
+            continue
+        parts = []
+        for key, shape in (("setupKept", "kept connections"), ("setupFresh", "REST and new connections")):
+            ratios = [
+                r[name][key] / r["relay"]["serverPerMove"]
+                for r in rounds
+                if r[name].get(key) is not None and r["relay"]["serverPerMove"] > 0
+            ]
+            if ratios:
+                each = ", ".join(f"{x:.1f}x" for x in ratios)
+                parts.append(f"{shape} {statistics.median(ratios):.1f}x (each: {each})")
+        if parts:
+            lines.append(f"{name:16} {games:>5} games: set-up per game / a relay move: {'; '.join(parts)}")
     return lines
 
 

@@ -8,9 +8,10 @@
 //   node load/bench_moves.mjs --target packplay --url http://127.0.0.1:8000 --games 50 --seconds 10
 //   node load/bench_moves.mjs --target relay --url ws://127.0.0.1:8100/ws --games 50 --seconds 10
 //
-// A game that ends is replaced on the same two connections (a new hello with the next
-// game's tokens), as a player who plays game after game does; --fresh-connections opens
-// two new ones per game instead. With --deflate the seats offer permessage-deflate (as
+// A game that ends is replaced on the same two connections, as a player who plays game
+// after game does: each seat asks for a rematch on its socket (with --setup rest, a REST
+// create, then a new hello with the next game's tokens and a join); --fresh-connections
+// opens two new ones per game instead, after a REST create. With --deflate the seats offer permessage-deflate (as
 // browsers do) and the result's wireBytesPerMovePerSeat shows what compression leaves.
 //
 // With --coordinated the driver prints "@phase <name>" on stdout at each phase boundary
@@ -42,6 +43,10 @@ const { values: options } = parseArgs({
     coordinated: { type: "boolean", default: false },
     protocol: { type: "string", default: "2" },
     deflate: { type: "boolean", default: false },
+    // How a kept connection gets its next game: "messages" (create and take_seat, or
+    // rematch after a game's end, on the socket) or "rest" (a REST create, then hello
+    // and join on each socket, as servers without those messages need).
+    setup: { type: "string", default: "messages" },
   },
 });
 // Protocol 1 (the former form: a whole view after every move) is spoken to measure an
@@ -53,6 +58,7 @@ const ENCODING = options.encoding;
 const SETUP_CONCURRENCY = Number(options.concurrency);
 // Protocol 1 allows one hello per connection: every game opens its own.
 const REUSE = !options["fresh-connections"] && options.protocol !== "1";
+const KEPT_MESSAGES = options.setup === "messages";
 /** Rounds of replacing every game on its connections at the end (the set-up cost on kept connections). */
 const REPLACE_ROUNDS = 4;
 let replacedGames = 0;
@@ -192,6 +198,26 @@ class Seat {
     this.version = -1;
     this.socket = null;
     this.waiting = null;
+    this.seating = null;
+  }
+
+  /** Ask for the next game's seat on the open socket (create, take_seat or rematch); resolves with `seated`. */
+  sit(table, message) {
+    this.table = table;
+    this.view = null;
+    this.version = -1;
+    return new Promise((resolve, reject) => {
+      this.seating = { resolve, reject };
+      this.send(message);
+    });
+  }
+
+  /** Resolves once the seat holds a view of its table's game. */
+  viewed() {
+    if (this.version >= 0) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      this.waiting = { resolve, reject };
+    });
   }
 
   /** Say hello again on the open socket, for the next table's seat; resolves with its view. */
@@ -234,6 +260,13 @@ class Seat {
 
   received(data) {
     const message = decodeFrame(data);
+    if (message.type === "seated") {
+      this.table.gameId = message.game_id;
+      this.token = message.token;
+      this.seating?.resolve(message);
+      this.seating = null;
+      return;
+    }
     // What is still on its way about the game this socket played before is not for this table.
     if (message.game_id !== undefined && message.game_id !== this.table.gameId) return;
     if (measuring && (message.type === "update" || (this.version >= 0 && message.type !== "accepted"))) {
@@ -271,6 +304,8 @@ class Seat {
         return;
       case "error":
         fail(`error ${message.code}`);
+        this.seating?.reject(new Error(`error ${message.code}`));
+        this.seating = null;
         return;
       default:
     }
@@ -292,10 +327,12 @@ class PackplayTable {
     this.done = null;
   }
 
-  async open(previous = null) {
+  async open(previous = null, ended = false) {
     const began = performance.now();
     let grants;
-    if (options.protocol === "1") {
+    if (previous !== null && KEPT_MESSAGES) {
+      await this.sit(previous, ended);
+    } else if (options.protocol === "1") {
       const created = await rest("POST", `${PREFIX}/games`, { game: options.game, players: 2 });
       this.gameId = created.game_id;
       grants = [];
@@ -311,6 +348,8 @@ class PackplayTable {
     if (previous === null) {
       this.seats = grants.map((grant) => new Seat(this, grant.seat, grant.token));
       await Promise.all(this.seats.map((seat) => seat.open()));
+    } else if (KEPT_MESSAGES) {
+      // seated above
     } else {
       this.seats = previous;
       await Promise.all(grants.map((grant) => previous[grant.seat].reuse(this, grant.token)));
@@ -320,6 +359,23 @@ class PackplayTable {
       stats.setups += 1;
       stats.setupSeconds += (performance.now() - began) / 1000;
     }
+  }
+
+  /**
+   * The next game on the kept sockets of `previous`, by messages alone: after a game's
+   * end each seat asks for a rematch (one message each); otherwise seat 0 creates a
+   * game and seat 1 takes the other seat. The views follow the `seated` answers.
+   */
+  async sit(previous, ended) {
+    this.seats = previous;
+    if (ended) {
+      await Promise.all(previous.map((seat) => seat.sit(this, { type: "rematch" })));
+    } else {
+      const setup = { game: options.game, players: 2 };
+      const created = await previous[0].sit(this, { type: "create", setup, name: "p0" });
+      await previous[1].sit(this, { type: "take_seat", game_id: created.game_id, name: "p1" });
+    }
+    await Promise.all(previous.map((seat) => seat.viewed()));
   }
 
   /** Every seat has the expected version: count the move, then make the next. */
@@ -384,9 +440,9 @@ async function openRelay(index) {
 }
 
 /** A new table, on the seats' sockets of `previous` when given (a new hello each). */
-async function openPackplay(previous = null) {
+async function openPackplay(previous = null, ended = false) {
   const table = new PackplayTable();
-  await table.open(previous);
+  await table.open(previous, ended);
   table.done = () => {
     if (!stopping) replace(table);
   };
@@ -397,7 +453,7 @@ const live = new Set();
 
 function replace(old) {
   live.delete(old);
-  openPackplay(REUSE ? old.seats : null)
+  openPackplay(REUSE ? old.seats : null, true)
     .then((table) => {
       live.add(table);
       table.move();
@@ -454,7 +510,8 @@ async function main() {
   stopping = true;
   if (REUSE && !relay) {
     // What replacing a game costs on the connections kept: every table, stopped where it
-    // is, gets a new game (create, then hello and join on each seat's socket).
+    // is, gets a new game (create and take_seat on the sockets; with "--setup rest", a
+    // REST create, then hello and join on each seat's socket).
     await new Promise((resolve) => setTimeout(resolve, 300)); // moves in flight settle
     // Several rounds, so that the CPU measured is not a few dozen games' worth.
     await phase("replace");

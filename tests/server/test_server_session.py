@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import msgspec
+
 from packplay.server.ws.session import (
     MAX_BAD_FRAMES,
     RESUME_BURST,
     Authenticate,
+    AwaitStart,
     CatchUp,
     Close,
     Leave,
     Outgoing,
     Session,
+    Sit,
     Submit,
+    Unwatch,
     Watch,
 )
 from packplay.table.records import Answer
 from packplay.table.rendering import Frames
 from packplay_protocol.errors import CloseCode, DecodeError, ErrorCode, RejectReason
-from packplay_protocol.from_client import Act, Hello, Join, Ping, Resume
+from packplay_protocol.from_client import Act, Create, Follow, Hello, Join, Ping, Rematch, Resume, TakeSeat
 from packplay_protocol.limits import DEFAULT_LIMITS
-from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, Welcome
+from packplay_protocol.rest import create_game
+from packplay_protocol.to_client import Accepted, Error, Pong, Rejected, Seated, TournamentTable, Welcome
 from packplay_protocol.version import Encoding, Negotiated
 
 NEGOTIATED = Negotiated(subprotocol="packplay.v2.json", version=2, encoding=Encoding.JSON)
@@ -269,3 +275,95 @@ def test_an_action_sent_again_after_its_update_is_answered() -> None:
     assert session.deliver(four) == [four]
     assert session.receive(_act(), 1.0) == [Submit("g", 1, _act())]
     assert session.answered(_act(), Answer(accepted=True, version=4)) == [Accepted(action_id="a1", version=4)]
+
+
+# a game on a kept socket
+
+
+def _seated(game_id: str = "n", seat: int = 0, started: bool = True) -> Seated:
+    return Seated(game_id=game_id, seat=seat, token="n.t" + "x" * 20, started=started)
+
+
+def test_a_seat_taken_on_the_socket_is_played_without_join() -> None:
+    session = _session()
+    session.receive(Hello(), 0.0)
+    take = TakeSeat(game_id="n", name="bob")
+    assert session.receive(take, 0.0) == [Sit(take, None, None)]
+    seated = _seated(started=True)
+    out = session.seated(seated)
+    assert out == [seated, Watch("n", 0, None)]  # nothing followed before: nothing to leave
+    assert (session.game_id, session.seat, session.audience) == ("n", 0, 0)
+    session.caught_up(Frames(0, []))
+    assert session.receive(_act(version=0), 0.0) == [Submit("n", 0, _act(version=0))]
+
+
+def test_a_waiting_seat_follows_its_game_once_it_starts() -> None:
+    session = _session()
+    session.receive(Hello(), 0.0)
+    create = Create(setup=create_game("day_night", 2), name="ada")
+    (sit,) = session.receive(create, 0.0)
+    assert isinstance(sit, Sit)
+    seated = _seated(started=False)
+    assert session.seated(seated) == [seated, AwaitStart("n")]
+    assert session.started("other") == []
+    (refused,) = session.receive(_act(version=0), 0.0)
+    assert isinstance(refused, Rejected) and refused.reason is RejectReason.NOT_FOUND
+    assert session.started("n") == [Watch("n", 0, None)]
+    assert session.started("n") == []  # once
+
+
+def test_a_rematch_leaves_the_game_over_for_the_next_and_a_refusal_keeps_it() -> None:
+    session = _joined(seat=1, version=9)
+    (sit,) = session.receive(Rematch(), 0.0)
+    assert sit == Sit(Rematch(), "g", 1)
+    (error,) = session.failed(ErrorCode.GAME_NOT_OVER, "not over")
+    assert isinstance(error, Error) and not error.fatal
+    assert session.receive(_act(version=9), 0.0) == [Submit("g", 1, _act(version=9))]  # still joined
+    session.receive(Rematch(), 0.0)
+    seated = _seated("h", 1)
+    unwatch, told, watch = session.seated(seated)
+    assert (unwatch, told, watch) == (Unwatch(), seated, Watch("h", 1, None))
+    # A version of the game left that was held back is not the new game's.
+    assert session.deliver(_marker(10)) == []
+    assert session.concerns(CatchUp("g", 1, 9, epoch=0)) is False
+
+
+def test_a_rematch_needs_a_game_played_here() -> None:
+    session = _session()
+    session.receive(Hello(), 0.0)
+    (refused,) = session.receive(Rematch(), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.OUT_OF_ORDER
+    spectator = _joined(seat=None)
+    (refused,) = spectator.receive(Rematch(), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.OUT_OF_ORDER
+
+
+def test_a_tournament_player_is_given_its_tables() -> None:
+    session = _session()
+    session.receive(Hello(), 0.0)
+    session.receive(Follow(tournament_id="t1", secret="t1.p1." + "s" * 20), 0.0)
+    table = TournamentTable(
+        tournament_id="t1",
+        player_id="p1",
+        status="playing",
+        round=1,
+        table=1,
+        game_id="g1",
+        seat=1,
+        token="g1." + "x" * 20,
+    )
+    assert session.told(table) == [table, Watch("g1", 1, None)]
+    session.caught_up(Frames(0, []))
+    assert session.receive(_act(version=0), 0.0) == [Submit("g1", 1, _act(version=0))]
+    # The same table again changes nothing; the next round's replaces the game.
+    assert session.told(table) == [table]
+    later = msgspec.structs.replace(table, round=2, game_id="g2", seat=0)
+    assert session.told(later) == [later, Unwatch(), Watch("g2", 0, None)]
+    # Create and take_seat are the tournament's to give.
+    (refused,) = session.receive(TakeSeat(game_id="x", name="p"), 0.0)
+    assert isinstance(refused, Error) and refused.code is ErrorCode.OUT_OF_ORDER
+    # A watcher is told, never seated.
+    watcher = _session()
+    watcher.receive(Hello(), 0.0)
+    watcher.receive(Follow(tournament_id="t1"), 0.0)
+    assert watcher.told(table) == [table]

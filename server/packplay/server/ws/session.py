@@ -332,7 +332,8 @@ class Session:
         self._catching_up = False
 
     def _join(self, join: Join) -> list[Outgoing]:
-        if self.phase is not Phase.READY:
+        if self.phase not in (Phase.READY, Phase.WAITING):
+            # WAITING: seated in a game another process started (it could not tell this one)
             return [_out_of_order("join follows hello, once per hello")]
         if join.role == "player" and (self.seat is None or join.game_id != self.game_id):
             return [Error(code=ErrorCode.UNAUTHORIZED, message="the hello token holds no seat in this game")]
