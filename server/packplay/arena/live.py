@@ -1,5 +1,7 @@
-"""Arena games over a live server: each game created with every seat taken in one REST
-call, each seat played over its own WebSocket by the SDK's ``play`` loop."""
+"""Arena games over a live server, on kept connections: each of ``parallel`` lanes holds one
+WebSocket per seat and plays its games one after another on them, the first seat creating
+each game (``create``) and the others taking their seats (``take_seat``), with no REST call
+and no join; each seat is played by the SDK's ``play`` loop."""
 
 from __future__ import annotations
 
@@ -13,8 +15,9 @@ from packplay.arena.seating import Seating
 from packplay.arena.stats import SeatOutcome
 from packplay.bots.budget import Budget
 from packplay.bots.registry import BotFactory
-from packplay_clients import RestClient, connect, play
+from packplay_clients import GameConnection, connect, play
 from packplay_clients.bots import Bot
+from packplay_protocol.rest import create_game
 from packplay_protocol.to_client import ViewMessage
 
 IDLE_TIMEOUT = 60.0
@@ -51,18 +54,27 @@ async def live_game(
     budget: Budget,
     seeded: bool,
     encoding: str = "msgpack",
+    connections: list[GameConnection] | None = None,
 ) -> tuple[list[SeatOutcome], int]:
     """Create one game on the server at ``url`` and play every seat; each seat's outcome
     and the game's number of actions. ``seeded`` sends the deal's seed (a sandbox server
-    is needed for that)."""
-    players = len(seating.bots)
+    is needed for that). ``connections`` (one per seat) are kept for the next game; without
+    them the game opens its own and closes them."""
+    if connections is None:
+        opened = [await connect(url, encoding=encoding) for _ in seating.bots]
+        try:
+            return await live_game(url, game, seating, factories, budget, seeded, encoding, opened)
+        finally:
+            await asyncio.gather(*(connection.close() for connection in opened))
     names = tuple(f"{name.rsplit(':', 1)[-1][:24]}-{seat}" for seat, name in enumerate(seating.bots))
-    async with RestClient(url) as lobby:
-        created = await lobby.create_game(game, players, seats=names, seed=seating.seed if seeded else None)
-    grants = sorted(created.grants, key=lambda grant: grant.seat)
+    setup = create_game(game, len(names), seed=seating.seed if seeded else None)
+    created = await connections[0].create(setup, names[0], seat=0)
+    for seat in range(1, len(names)):
+        await connections[seat].take_seat(created.game_id, names[seat], seat=seat)
+    await asyncio.gather(*(connection.wait_for_start(IDLE_TIMEOUT) for connection in connections))
     bots = [Timed(factories[name](seating.bot_seed(seat), budget)) for seat, name in enumerate(seating.bots)]
     finished = await asyncio.gather(
-        *(_seat(url, grant.token, bot, encoding) for grant, bot in zip(grants, bots, strict=True))
+        *(_seat(connection, bot) for connection, bot in zip(connections, bots, strict=True))
     )
     result, version = finished[0]
     decisions = [bot.decisions for bot in bots]
@@ -70,11 +82,9 @@ async def live_game(
     return seat_outcomes(result, seating.bots, decisions, seconds), version
 
 
-async def _seat(url: str, token: str, bot: Timed, encoding: str) -> tuple[Any, int]:
-    async with await connect(url, token, encoding) as connection:
-        await connection.join()
-        over = await play(connection, bot, idle_timeout=IDLE_TIMEOUT)
-        return over.result, connection.version
+async def _seat(connection: GameConnection, bot: Timed) -> tuple[Any, int]:
+    over = await play(connection, bot, idle_timeout=IDLE_TIMEOUT)
+    return over.result, connection.version
 
 
 async def run_live(
@@ -87,12 +97,23 @@ async def run_live(
     parallel: int,
     done: Callable[[list[SeatOutcome], bool, int], None],
 ) -> None:
-    """Play every seating, ``parallel`` games at a time; ``done`` hears of each game as it ends."""
-    gate = asyncio.Semaphore(max(parallel, 1))
+    """Play every seating, ``parallel`` games at a time (each lane on its kept connections);
+    ``done`` hears of each game as it ends."""
+    waiting = list(reversed(seatings))
 
-    async def one(seating: Seating) -> None:
-        async with gate:
-            outcomes, steps = await live_game(url, game, seating, factories, budget, seeded)
-        done(outcomes, any(outcome.draw for outcome in outcomes), steps)
+    async def lane() -> None:
+        connections: list[GameConnection] = []
+        try:
+            while waiting:
+                seating = waiting.pop()
+                while len(connections) < len(seating.bots):
+                    connections.append(await connect(url, encoding="msgpack"))
+                seats = connections[: len(seating.bots)]
+                outcomes, steps = await live_game(
+                    url, game, seating, factories, budget, seeded, connections=seats
+                )
+                done(outcomes, any(outcome.draw for outcome in outcomes), steps)
+        finally:
+            await asyncio.gather(*(connection.close() for connection in connections))
 
-    await asyncio.gather(*(one(seating) for seating in seatings))
+    await asyncio.gather(*(lane() for _ in range(max(min(parallel, len(seatings)), 1))))
