@@ -1,7 +1,8 @@
 // Set-up only: N concurrent tables on two kept sockets each, getting a new game again and again:
 // "messages" (the default) by create and take_seat on the sockets, "rest" by a REST create
-// with both seats and hello + join on each socket.
-//   node load/_setup_loop.mjs URL [N] [SECONDS] [messages|rest]
+// with both seats and hello + join on each socket; "fresh" as browsers arrive: a REST create,
+// then two new sockets (hello + join each), closed at the end of the game.
+//   node load/_setup_loop.mjs URL [N] [SECONDS] [messages|rest|fresh]
 import WebSocket from "ws";
 const URL_ = process.argv[2]; const N = Number(process.argv[3] ?? 50); const SECONDS = Number(process.argv[4] ?? 10);
 const SHAPE = process.argv[5] ?? "messages";
@@ -32,7 +33,17 @@ async function bySocket(socks) {
   await ask(socks[1], { type: "take_seat", game_id: gameId, name: "b" }, (m) => m.type === "view" && m.game_id === gameId);
   await first;
 }
+async function fresh() {
+  while (!stop) {
+    const g = await rest({ game: "day_night", players: 2, seats: ["a", "b"] });
+    const socks = await Promise.all(g.grants.map(() => socket()));
+    await Promise.all(g.grants.map((grant, i) => helloJoin(socks[i], grant.token, g.game_id)));
+    socks.forEach((s) => s.close());
+    done += 1;
+  }
+}
 async function table() {
+  if (SHAPE === "fresh") return fresh();
   const socks = [await socket(), await socket()];
   if (SHAPE === "messages") await Promise.all(socks.map((s) => ask(s, { type: "hello" }, (m) => m.type === "welcome")));
   while (!stop) {

@@ -222,18 +222,30 @@ class Lobby:
                 new_game, invite, first = await self._claim_rematch(row.meta)
                 if first:
                     taker = JoinSeat(name=name, seat=seat)
-                    request = _rematch_request(row.meta)
-                    made = await self.create(request, client, taker, game_id=new_game, invite=invite)
+                    made = await self._create_rematch(row.meta, new_game, invite, taker, client)
                     claiming.set_result((new_game, invite))
                     return made.grants[0], made.status == "playing"
                 claiming.set_result((new_game, invite))
-            except BaseException as error:
+            except Exception as error:
                 claiming.set_exception(error)
                 claiming.exception()  # retrieved: nobody else may be waiting
                 raise
             finally:
+                if not claiming.done():
+                    claiming.cancel()
                 del self._rematches[game_id]
         return await self._join_rematch(new_game, JoinSeat(name=name, seat=seat, invite=invite))
+
+    async def _create_rematch(
+        self, old: GameMeta, new_game: str, invite: str, taker: JoinSeat, client: str | None
+    ) -> CreatedGame:
+        """The rematch's game, under the id claimed for it; the claim is released if it cannot
+        be created (a limit held the asker back), so that the players may ask again."""
+        try:
+            return await self.create(_rematch_request(old), client, taker, game_id=new_game, invite=invite)
+        except Exception:
+            await self.store.release_rematch(old.id)
+            raise
 
     async def _claim_rematch(self, old: GameMeta) -> tuple[str, str, bool]:
         """The rematch's game id and invite code, and whether this call named them first."""

@@ -269,6 +269,10 @@ class GameStore:
         )
         return None if reply is None else bytes(reply).decode()
 
+    async def release_rematch(self, game_id: str) -> None:
+        """Forget the rematch named for ``game_id`` (its game could not be created)."""
+        await self.pipeline.call("DEL", keys.game_key(game_id, "rematch"))
+
     async def seats(self, game_id: str) -> dict[int, tuple[str, str]]:
         """Taken seats: seat -> (hashed token, player name)."""
         return _seats(_pairs(await self.pipeline.call("HGETALL", keys.seats(game_id))))
