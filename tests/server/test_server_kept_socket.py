@@ -235,3 +235,26 @@ async def test_a_tournament_player_plays_its_tables_on_the_connection_that_follo
             for client in clients:
                 await client.close()
             await rest.finish_tournament(tournament_id, created.organizer_token)
+
+
+async def test_a_seat_waiting_on_one_process_joins_a_game_another_process_started(
+    servers: list[ServerProcess],
+) -> None:
+    """The start is told to the connections of the process that started the game; a connection
+    seated on another process joins once it learns of the start (its seat is already its own)."""
+    ada, bob = Client(servers[0].url), Client(servers[1].url)
+    await ada.connect()
+    await bob.connect()
+    try:
+        created = await ada.sit(_create())
+        assert isinstance(created, Seated) and not created.started
+        taken = await bob.sit(TakeSeat(game_id=created.game_id, name="bob"))
+        assert isinstance(taken, Seated) and taken.started
+        await bob.until_view()
+        view = await ada.join(created.game_id)
+        assert (view.game_id, view.seat, view.version) == (created.game_id, 0, 0)
+        await _play_out(ada, bob)
+        assert not ada.broken and not bob.broken
+    finally:
+        await ada.close()
+        await bob.close()
