@@ -54,3 +54,8 @@ async def test_a_game_against_the_house_starts_at_once(server: Server) -> None:
         assert view.game_id == seated.game_id and view.seat == 1
         over = await play(connection, RandomBot(5))
         assert over.game_id == seated.game_id
+        # Alone against the house, a rematch starts at once, the house in its seat again.
+        again = await connection.rematch()
+        assert again.started and again.seat == 1 and again.game_id != seated.game_id
+        view = await connection.wait_for_start(WAIT)
+        assert view.game_id == again.game_id and view.version == 0 and connection.game_over is None
