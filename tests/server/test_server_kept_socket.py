@@ -237,11 +237,11 @@ async def test_a_tournament_player_plays_its_tables_on_the_connection_that_follo
             await rest.finish_tournament(tournament_id, created.organizer_token)
 
 
-async def test_a_seat_waiting_on_one_process_joins_a_game_another_process_started(
+async def test_a_seat_waiting_on_one_process_follows_a_game_another_process_started(
     servers: list[ServerProcess],
 ) -> None:
-    """The start is told to the connections of the process that started the game; a connection
-    seated on another process joins once it learns of the start (its seat is already its own)."""
+    """The start is told at once to the connections of the process that started the game, and
+    within a moment to those of another process (it checks the game's version)."""
     ada, bob = Client(servers[0].url), Client(servers[1].url)
     await ada.connect()
     await bob.connect()
@@ -251,7 +251,7 @@ async def test_a_seat_waiting_on_one_process_joins_a_game_another_process_starte
         taken = await bob.sit(TakeSeat(game_id=created.game_id, name="bob"))
         assert isinstance(taken, Seated) and taken.started
         await bob.until_view()
-        view = await ada.join(created.game_id)
+        view = await ada.until_view()
         assert (view.game_id, view.seat, view.version) == (created.game_id, 0, 0)
         await _play_out(ada, bob)
         assert not ada.broken and not bob.broken

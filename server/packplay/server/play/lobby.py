@@ -10,7 +10,9 @@ Both transports call the same functions: REST creates and joins, and a kept WebS
 creates a game taking one of its seats (``taker``), takes a seat, or asks for a rematch
 of a finished game (the first player to ask creates it, private to the old game's players;
 the others take their seats in it). Who waits for a game to start in this process is told
-when it does (:meth:`Lobby.when_started`).
+when it does (:meth:`Lobby.when_started`): at once when this process starts it, else once
+a check of the game's version, made more and more rarely while it waits, finds it started
+(another process took its last seat).
 """
 
 from __future__ import annotations
@@ -65,6 +67,9 @@ from packplay_protocol.to_client import ViewMessage
 SEED_BITS = MAX_SAFE_INT.bit_length()
 """Seeds travel in views once over; every integer on the wire must fit a JavaScript number."""
 LIST_LIMIT = 100
+START_CHECK_FIRST = 0.05
+START_CHECK_MOST = 2.0
+"""Seconds between checks that a game waited for has started, doubling from the first."""
 REMATCH_TRIES = 20
 REMATCH_WAIT = 0.05
 """How long a rematch waits for its game, written by another process that asked first."""
@@ -116,6 +121,8 @@ class Lobby:
         """Told the name of each limit that held a request back (the metrics)."""
         self._starting: dict[str, list[Callable[[], None]]] = {}
         """Who waits for a game to start in this process."""
+        self._checks: dict[str, asyncio.Task[None]] = {}
+        """Per game waited for, the task that checks whether another process started it."""
         self._rematches: dict[str, asyncio.Future[tuple[str, str]]] = {}
         """Rematches being claimed in this process: old game -> (new game, invite code)."""
 
@@ -274,6 +281,25 @@ class Lobby:
             hear()
             return
         self._starting.setdefault(game_id, []).append(hear)
+        if game_id not in self._checks:
+            self._checks[game_id] = asyncio.create_task(self._check_start(game_id))
+
+    async def _check_start(self, game_id: str) -> None:
+        """Tell who waits once the game's version shows it started (by another process)."""
+        wait = START_CHECK_FIRST
+        try:
+            while game_id in self._starting:
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, START_CHECK_MOST)
+                try:
+                    (version,) = await self.store.versions([game_id])
+                except Exception:  # storage unavailable: check again later
+                    continue
+                if version is None or version >= 0:  # started, or gone (its watch then says so)
+                    self._started(game_id)
+                    return
+        finally:
+            self._checks.pop(game_id, None)
 
     def forget_start(self, game_id: str, hear: Callable[[], None]) -> None:
         """``hear`` no longer waits for ``game_id`` to start."""
@@ -282,6 +308,9 @@ class Lobby:
             waiting.remove(hear)
             if not waiting:
                 del self._starting[game_id]
+                check = self._checks.pop(game_id, None)
+                if check is not None:
+                    check.cancel()
 
     def _started(self, game_id: str) -> None:
         for hear in self._starting.pop(game_id, ()):
