@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 
 from packplay.cards.catalog import Catalog
+from packplay.cards.model import CardInstance
 from packplay.games.base import Game
 from packplay.table import decisions
 from packplay.table.game_copy import GameCopy, decode_cards, decode_state, encode_state
@@ -36,10 +37,10 @@ def rebuild(snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> GameCopy
     at = snapshot.version if snapshot.state_version is None else snapshot.state_version
     if snapshot.state is None or snapshot.cards is None or at == snapshot.version:
         return GameCopy.from_snapshot(snapshot, engine, catalog)
-    cards = decode_cards(snapshot.cards, catalog)
-    state = replay(engine, decode_state(engine, snapshot.state, cards), at, snapshot.entries)
     if (end := at + len(snapshot.entries)) != snapshot.version:
         raise BrokenLog(f"the log ends at version {end}, the game is at {snapshot.version}")
+    cards = decode_cards(snapshot.cards, catalog)
+    state, state_bytes = replay(engine, snapshot.state, cards, at, snapshot.entries)
     awaited = engine.awaited(state, snapshot.meta.config.players)
     return GameCopy(
         meta=snapshot.meta,
@@ -47,7 +48,7 @@ def rebuild(snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> GameCopy
         status=snapshot.status,
         version=snapshot.version,
         state=state,
-        state_bytes=encode_state(state),
+        state_bytes=state_bytes,
         pending=awaited.pending,
         result=awaited.result,
         legal=awaited.legal,
@@ -56,18 +57,26 @@ def rebuild(snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> GameCopy
     )
 
 
-def replay(engine: Game[Any], state: Any, at: int, entries: tuple[bytes, ...]) -> Any:
-    """``state``, at version ``at``, with ``entries`` (those of the versions after it) applied in
-    place: the state at the last one's version.
+def replay(
+    engine: Game[Any], state_bytes: bytes, cards: dict[str, CardInstance], at: int, entries: tuple[bytes, ...]
+) -> tuple[Any, bytes]:
+    """The state at version ``at`` (encoded) with ``entries``, those of the versions after it,
+    applied: the state at the last one's version, and its encoding.
+
+    Each action is applied to the state decoded from the previous one's encoding, as the
+    process that played it did (:meth:`GameCopy.working_copy`): the same bytes to the byte,
+    even where a state holds a set, whose order an encoding round trip may change.
 
     Raises:
         BrokenLog: an entry is not the one of the next version.
     """
+    state = None
     for raw in entries:
         entry = decode_entry(raw)
         at += 1
         if entry.version != at or entry.seat is None:
             raise BrokenLog(f"entry {entry.version} where the one of version {at} was due")
         action = msgspec.convert(entry.action, engine.action_type)
-        state = engine.apply(state, entry.seat, action, copy=False).state
-    return state
+        state = engine.apply(decode_state(engine, state_bytes, cards), entry.seat, action, copy=False).state
+        state_bytes = encode_state(state)
+    return (decode_state(engine, state_bytes, cards) if state is None else state), state_bytes
