@@ -71,7 +71,7 @@ class Settings:
     cached_games: int = 10_000
     """Games kept in a process's memory beyond those with a local connection (a cache: each costs
     one read from Redis when it is needed again)."""
-    snapshot_every: int = 32
+    snapshot_every: int = 16
     """Versions between two snapshots of a game's state in Redis (and one at its end). A move
     appends its log entry only; a process that reads the game (it never saw it, or let go of
     it) applies the entries after the last snapshot to it, fewer than this many. Lower costs
