@@ -128,11 +128,10 @@ class LocalGame:
         """Move the copy one version on and send every local watcher its update."""
         copy = self.copy
         assert copy is not None and step.version == copy.version + 1
-        before = copy.state
         copy.advance(step)
         self.last_active = time.monotonic()
         over = rendering.game_over(copy) if step.status == "finished" else None
-        change = self.views.change(copy, step, before)
+        change = self.views.change(copy, step)
         for audience, watchers in self.watchers.items():
             if watchers:
                 frames = self._update(copy, change, step, audience, over)
