@@ -4,21 +4,29 @@ game (or let go of it) rebuilds it from the last snapshot and the entries after 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
+from pathlib import Path
 
+import msgspec
 import pytest
-from server_client import pick
+from server_client import Bot, Client, pick
+from server_lobby import open_game
+from support_servers import start_server
 
 from packplay.cards.catalog import Catalog, load_catalog
 from packplay.games.registry import GAME_NAMES, get_game
 from packplay.server.play.authority import Authority
+from packplay.server.play.lobby import view_message
 from packplay.server.settings import Settings
 from packplay.server.storage import keys
 from packplay.server.storage.games import GameStore, snapshot_due
 from packplay.table.game_copy import GameCopy
+from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
 from packplay_protocol.rest import JoinSeat, create_game
+from packplay_protocol.to_client import Accepted
 
 EVERY = 4
 SETTINGS = Settings(
@@ -73,13 +81,16 @@ def _held(authority: Authority, game_id: str) -> GameCopy:
 
 
 async def _move(authority: Authority, game_id: str, rng: random.Random) -> int:
-    """One legal move of the first pending seat on the process's own copy; the new version."""
+    """One legal move of the first pending seat on the process's own copy; the new version
+    (sent again while the seat's limit of actions, kept in Redis, holds it back)."""
     copy = await authority.games.ensure(authority.games.get(game_id))
     seat = copy.pending[0]
     action = pick(copy.engine.legal_actions(copy.state, seat), rng, copy.engine.action_type)
-    answer = await authority.moves.act(
-        game_id, seat, Act(action_id=f"a{rng.random()}", version=copy.version, action=action)
-    )
+    act = Act(action_id=f"a{rng.random()}", version=copy.version, action=action)
+    answer = await authority.moves.act(game_id, seat, act)
+    while answer.reason == RejectReason.RATE_LIMITED:
+        await asyncio.sleep(0.05)
+        answer = await authority.moves.act(game_id, seat, act)
     assert answer.accepted, answer
     return answer.version
 
@@ -210,3 +221,36 @@ async def test_every_version_is_a_snapshot_at_one(redis_url: str, fresh: Authori
         _same(await fresh.lobby.current(game_id), _held(every_move, game_id))
     finally:
         await every_move.store.close()
+
+
+async def test_a_process_killed_between_snapshots_loses_no_acknowledged_move(
+    redis_url: str, tmp_path: Path, fresh: Authority
+) -> None:
+    """``kill -9`` of the process that played every move since the last snapshot: the log holds
+    them all, and another process rebuilds the game its clients last saw, then plays it out."""
+    server = start_server(redis_url, tmp_path, PACKPLAY_SNAPSHOT_EVERY="64")  # none before the end
+    try:
+        game_id, tokens = await open_game(server.url, "mishra_factory", 2)
+        seats = [Client(server.url) for _ in tokens]
+        for client, token in zip(seats, tokens, strict=True):
+            await client.connect(token)
+            await client.join(game_id)
+        bots = [Bot(client, random.Random(seat)) for seat, client in enumerate(seats)]
+        await asyncio.gather(*(bot.play(stop_after=4) for bot in bots))
+        acknowledged = max(
+            answer.version for bot in bots for answer in bot.answers if isinstance(answer, Accepted)
+        )
+        server.kill()
+    finally:
+        server.stop()
+    rebuilt = await fresh.lobby.current(game_id)
+    assert rebuilt.version == acknowledged > 0 and rebuilt.status == "active"
+    assert (await _stored(fresh.store, game_id))[0] == 0, "no snapshot since the start: the log alone"
+    for seat, client in enumerate(seats):
+        assert client.view is not None and client.view.version == acknowledged
+        assert msgspec.to_builtins(view_message(rebuilt, seat)) == msgspec.to_builtins(client.view)
+    rng, status = random.Random(17), rebuilt.status
+    while status != "finished":
+        await _move(fresh, game_id, rng)
+        status = _held(fresh, game_id).status
+    assert (await _stored(fresh.store, game_id))[0] == _held(fresh, game_id).version, "a snapshot at the end"
