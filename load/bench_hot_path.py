@@ -367,8 +367,18 @@ def systems(
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
+        # Its own tree first, should its .venv be installed editable from another checkout.
+        tree = os.pathsep.join(str(baseline / part) for part in ("server", "protocol", "clients"))
+        path = {"PYTHONPATH": tree}
         found.append(
-            System("packplay before", command, "packplay", protocol=baseline_protocol, setup=baseline_setup)
+            System(
+                "packplay before",
+                command,
+                "packplay",
+                protocol=baseline_protocol,
+                env=path,
+                setup=baseline_setup,
+            )
         )
     return found
 

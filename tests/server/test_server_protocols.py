@@ -9,7 +9,7 @@ import pytest
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
 
-from packplay.server.uvicorn_protocols import Flag, Inbox, framing
+from packplay.server.uvicorn_protocols import Flag, Inbox, framing, plain_frame
 
 
 async def test_the_inbox_hands_messages_over_in_order_and_wakes_its_reader() -> None:
@@ -74,3 +74,11 @@ def test_connections_frame_alike_unless_their_compression_keeps_a_context() -> N
     )
     made = [Frame(Opcode.TEXT, update).serialize(mask=False, extensions=[deflate(False)]) for _ in range(2)]
     assert made[0] == made[1] and len(made[0]) < len(update) / 4
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+@pytest.mark.parametrize("text", [True, False])
+def test_a_plain_frame_is_what_websockets_makes(size: int, text: bool) -> None:
+    message = bytes(index % 251 for index in range(size))
+    opcode = Opcode.TEXT if text else Opcode.BINARY
+    assert plain_frame(message, text) == Frame(opcode, message).serialize(mask=False, extensions=[])
