@@ -8,8 +8,12 @@ written by one script of :mod:`packplay.server.storage.tournaments`, so two proc
 the same step do it once, and a process killed between steps leaves nothing half done: a
 table's game is created by the process holding a short lease on it, and the next pass of
 any process takes over when the lease lapses. The runtime calls :meth:`TournamentRunner.tick`
-every ``tournament_interval``; a game that ends here, or a step of the organizer, carries
-its tournament forward at once.
+every ``tournament_interval``; a step of the organizer carries its tournament forward at once.
+
+A game that ends here and is a table of the current round (the runner keeps which games
+are, from its last read of each event: one lookup per round) has its result recorded at
+once, without reading the event: the script that records it counts the round's results,
+and only the last one of the round reads the whole event again, to pair the next round.
 """
 
 from __future__ import annotations
@@ -17,11 +21,19 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
 from packplay.server.play.authority import Authority
 from packplay.server.play.errors import Refused
 from packplay.server.settings import Settings
-from packplay.server.storage.tournaments import TournamentStore, encode, round_field
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.tournaments import (
+    TournamentStore,
+    encode,
+    result_notice,
+    round_field,
+    seated_notice,
+)
 from packplay.table.game_copy import GameCopy
 from packplay.tournaments.lifecycle import MAX_PLAYERS
 from packplay.tournaments.model import Result, Round, Table
@@ -38,6 +50,17 @@ SEATING = 16
 """Games of one round created at once by one process."""
 
 
+class _Seat(NamedTuple):
+    """Where a game of the current round sits in its event."""
+
+    tournament_id: str
+    round: int
+    table: int
+    seats: int
+    tables: int
+    """Tables in the round."""
+
+
 class TournamentRunner:
     """One per process; it holds nothing that Redis does not (but which games are tables)."""
 
@@ -48,7 +71,7 @@ class TournamentRunner:
         settings: Settings,
         process_id: str,
         now: Callable[[], float],
-        announce: Callable[[str], Awaitable[None]],
+        announce: Callable[..., Awaitable[None]],
     ) -> None:
         self.store = store
         self.authority = authority
@@ -60,8 +83,8 @@ class TournamentRunner:
         self._again: set[str] = set()
         """Tournaments to carry forward once more when the pass under way is done."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._games: dict[str, str] = {}
-        """Game id -> tournament id, for the current round of each running event seen here."""
+        self._games: dict[str, _Seat] = {}
+        """Game id -> its table, for the current round of each running event seen here."""
         authority.moves.on_finish(self.game_finished)
 
     @property
@@ -88,9 +111,32 @@ class TournamentRunner:
 
     def game_finished(self, copy: GameCopy) -> None:
         """A game ended here: if it is a table of a running event, record it now."""
-        tournament_id = self._games.pop(copy.game_id, None)
-        if tournament_id is not None:
-            self.kick(tournament_id)
+        table = self._games.pop(copy.game_id, None)
+        if table is not None:
+            task = asyncio.create_task(self._finished(table, copy), name=f"packplay-table-{copy.game_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _finished(self, table: _Seat, copy: GameCopy) -> None:
+        """Record a table's result from its finished game; carry the event on after the
+        round's last (a failure here is made good by the next pass over the event)."""
+        ended = copy.engine.result(copy.state)
+        try:
+            if ended is None:
+                result = await self._result_of(copy.game_id, table.seats)
+            else:
+                result = Result(winners=ended.winners, draw=ended.draw, scores=ended.scores)
+            recorded = await self.store.record_counted(
+                table.tournament_id, table.round, table.table, result, self.ttl
+            )
+            if recorded is None:
+                return
+            await self.announce(table.tournament_id, result_notice(table.round, table.table))
+        except (StorageUnavailable, OSError) as error:
+            log.warning("the result of game %s could not be recorded yet: %s", copy.game_id, error)
+            return
+        if recorded[1] >= table.tables:
+            await self.advance(table.tournament_id)
 
     async def advance(self, tournament_id: str) -> None:
         """Do every step the tournament is ready for (this process does one tournament at a
@@ -122,7 +168,7 @@ class TournamentRunner:
         number = snapshot.round
         played = snapshot.played(number)
         assert played is not None
-        self._remember_games(snapshot, number)
+        self._remember_games(snapshot, number, played)
         await self._seat_all(snapshot, number, played)
         played = await self._record_results(snapshot, number, played)
         if not played.complete:
@@ -147,13 +193,16 @@ class TournamentRunner:
             await self.announce(snapshot.id)
         return outcome in ("ok", "moved")
 
-    def _remember_games(self, snapshot: TournamentSnapshot, number: int) -> None:
-        prefix = f"{number}:"
-        for name, game_id in snapshot.games.items():
-            if name.startswith(prefix) and name not in snapshot.results:
-                self._games[game_id] = snapshot.id
+    def _remember_games(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
+        for table in played.tables:
+            game_id = snapshot.game_of(number, table)
+            if game_id is not None and table.result is None:
+                self._remember(snapshot.id, number, table, game_id, len(played.tables))
         if len(self._games) > 4 * MAX_PLAYERS:
             self._games.clear()  # rounds long over: their games are recorded by the runner anyway
+
+    def _remember(self, tournament_id: str, number: int, table: Table, game_id: str, tables: int) -> None:
+        self._games[game_id] = _Seat(tournament_id, number, table.number, len(table.players), tables)
 
     async def _seat_all(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
         waiting = [t for t in played.tables if snapshot.game_of(number, t) is None]
@@ -186,8 +235,9 @@ class TournamentRunner:
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
         if held == created.game_id:
-            self._games[created.game_id] = snapshot.id
-            await self.announce(snapshot.id)
+            tables = len(snapshot.pairings[number].tables)
+            self._remember(snapshot.id, number, table, created.game_id, tables)
+            await self.announce(snapshot.id, seated_notice(number, table.number))
         else:
             log.warning(
                 "tournament %s round %s table %s: game %s created after %s took the table",
@@ -206,10 +256,10 @@ class TournamentRunner:
             if status not in ("finished", None):
                 continue
             result = await self._result_of(game_id, len(table.players))
-            held = await self.store.record(snapshot.id, number, table.number, result, self.ttl)
-            if held is not None:
-                played = played.with_result(table.number, held)
-                await self.announce(snapshot.id)
+            recorded = await self.store.record_counted(snapshot.id, number, table.number, result, self.ttl)
+            if recorded is not None:
+                played = played.with_result(table.number, recorded[0])
+                await self.announce(snapshot.id, result_notice(number, table.number))
         return played
 
     async def _result_of(self, game_id: str, seats: int) -> Result:
