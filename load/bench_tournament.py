@@ -31,9 +31,11 @@ import asyncio
 import contextlib
 import dataclasses
 import os
+import signal
+import subprocess
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -151,7 +153,25 @@ async def casual(url: str, deployment: Deployment, games: int, rounds: int) -> P
         await rest.aclose()
 
 
-async def tournament(url: str, deployment: Deployment, players: int, rounds: int, watchers: int) -> Phase:
+@contextlib.contextmanager
+def profiled(deployment: Deployment, output: Path | None) -> Iterator[None]:
+    """py-spy recording the server while the block runs (raw stacks in ``output``), if asked."""
+    if output is None:
+        yield
+        return
+    spy = Path(sys.executable).parent / "py-spy"
+    command = [str(spy), "record", "-p", str(deployment.servers[0].pid), "-r", "200", "--format", "raw"]
+    recorder = subprocess.Popen([*command, "-o", str(output)], stdout=subprocess.DEVNULL)
+    try:
+        yield
+    finally:
+        recorder.send_signal(signal.SIGINT)
+        recorder.wait(timeout=60)
+
+
+async def tournament(
+    url: str, deployment: Deployment, players: int, rounds: int, watchers: int, profile: Path | None = None
+) -> Phase:
     counter = Counter()
     rest = RestClient(url)
     try:
@@ -191,7 +211,8 @@ async def tournament(url: str, deployment: Deployment, players: int, rounds: int
             return counter.actions, sum(games) // 2, pushes[0]
 
         try:
-            return await measured(deployment, body)
+            with profiled(deployment, profile):
+                return await measured(deployment, body)
         finally:
             for feed in feeds:
                 await feed.aclose()
@@ -220,11 +241,15 @@ def report(name: str, players: int, casual_: Phase, event: Phase) -> list[str]:
 
 
 async def run_size(
-    url: str, deployment: Deployment, options: argparse.Namespace, players: int
+    url: str, deployment: Deployment, options: argparse.Namespace, players: int, name: str
 ) -> tuple[Phase, Phase]:
     games = min(players // 2, options.casual_games)
     casual_ = await casual(url, deployment, games, options.rounds)
-    event = await tournament(url, deployment, players, options.rounds, options.watchers)
+    profile = None
+    if options.profile is not None:
+        options.profile.mkdir(parents=True, exist_ok=True)
+        profile = options.profile / f"{name.replace(' ', '-')}-{players}.txt"
+    event = await tournament(url, deployment, players, options.rounds, options.watchers, profile)
     return casual_, event
 
 
@@ -250,7 +275,7 @@ def main(options: argparse.Namespace) -> None:
             system.env = system.env | env
             with deployed(system, hot) as deployment:
                 url = f"http://127.0.0.1:{deployment.ports[0]}"
-                casual_, event = asyncio.run(run_size(url, deployment, options, players))
+                casual_, event = asyncio.run(run_size(url, deployment, options, players, system.name))
             print("\n".join(report(system.name, players, casual_, event)), flush=True)
 
 
@@ -270,5 +295,8 @@ if __name__ == "__main__":
     parser.add_argument("--server-cpu", default="0", help="the CPU of the server and its Redis")
     parser.add_argument("--driver-cpu", default="1", help="the CPU of this driver")
     parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
+    parser.add_argument(
+        "--profile", type=Path, help="record the server with py-spy during each event (raw stacks here)"
+    )
     with contextlib.suppress(KeyboardInterrupt):
         main(parser.parse_args())
