@@ -32,6 +32,7 @@ import contextlib
 import dataclasses
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import time
@@ -42,7 +43,7 @@ from typing import Any
 
 LOAD = Path(__file__).resolve().parent
 sys.path.insert(0, str(LOAD))
-from bench_hot_path import Deployment, deployed, systems  # noqa: E402
+from bench_hot_path import Deployment, _cpu, _metrics, _sample, deployed, systems  # noqa: E402
 
 from packplay_clients import (  # noqa: E402
     Answer,
@@ -71,8 +72,14 @@ class Phase:
     actions: int
     games: int
     seconds: float
+    watchers: int = 0
     pushes: int = 0
     """Standings messages received by the watchers."""
+    server_pushes: float = float("nan")
+    """Pushes of the round and standings the server made (each to every watcher), NaN for a
+    server that does not count them..."""
+    push_cpu: float = float("nan")
+    """...and the CPU time they took."""
 
 
 class Counter:
@@ -84,22 +91,40 @@ class Counter:
 
 
 def cpu_of(deployment: Deployment) -> tuple[float, float]:
-    from bench_hot_path import _cpu
-
     server = sum(_cpu(process) for process in deployment.servers)
     redis_cpu = sum(_cpu(process) for process in deployment.redis_processes)
     return server, redis_cpu
 
 
+def pushes_of(deployment: Deployment) -> tuple[float, float]:
+    """The server's count of pushes to watchers and their CPU seconds (NaN when not counted)."""
+    text = _metrics(deployment.ports[0], 2)
+    return (
+        _sample(text, "packplay_tournament_pushes_total"),
+        _sample(text, "packplay_tournament_push_cpu_seconds_total"),
+    )
+
+
 async def measured(deployment: Deployment, body: Callable[[], Awaitable[tuple[int, int, int]]]) -> Phase:
     """Server and Redis CPU over ``body``, which returns (actions, games, pushes)."""
     await asyncio.sleep(1.0)  # what came before settles
+    counted = await asyncio.to_thread(pushes_of, deployment)
     server, redis_cpu = cpu_of(deployment)
     started = time.perf_counter()
     actions, games, pushes = await body()
     seconds = time.perf_counter() - started
     server_after, redis_after = cpu_of(deployment)
-    return Phase(server_after - server, redis_after - redis_cpu, actions, games, seconds, pushes)
+    counted_after = await asyncio.to_thread(pushes_of, deployment)
+    return Phase(
+        server_after - server,
+        redis_after - redis_cpu,
+        actions,
+        games,
+        seconds,
+        pushes,
+        counted_after[0] - counted[0],
+        counted_after[1] - counted[1],
+    )
 
 
 async def gated(calls: list[Callable[[], Awaitable[Any]]]) -> list[Any]:
@@ -212,7 +237,9 @@ async def tournament(
 
         try:
             with profiled(deployment, profile):
-                return await measured(deployment, body)
+                phase = await measured(deployment, body)
+            phase.watchers = watchers
+            return phase
         finally:
             for feed in feeds:
                 await feed.aclose()
@@ -237,20 +264,45 @@ def report(name: str, players: int, casual_: Phase, event: Phase) -> list[str]:
         f" ({beyond:.2f} s over {event.games} results); {event.pushes} standings pushes to watchers"
         f" ({event.pushes / max(1, event.games):.2f} per result)",
     ]
+    if event.server_pushes == event.server_pushes:  # counted by the server
+        per_push = event.push_cpu / max(1, event.server_pushes)
+        lines.append(
+            f"{'':16} the server pushed the round and standings {event.server_pushes:.0f} times,"
+            f" {per_push * 1e3:.2f} ms of CPU each (to {event.watchers} watchers)"
+        )
     return lines
 
 
 async def run_size(
     url: str, deployment: Deployment, options: argparse.Namespace, players: int, name: str
-) -> tuple[Phase, Phase]:
+) -> list[tuple[Phase, Phase]]:
+    """``--repeat`` rounds of the casual games then the event, on one server."""
     games = min(players // 2, options.casual_games)
-    casual_ = await casual(url, deployment, games, options.rounds)
-    profile = None
-    if options.profile is not None:
-        options.profile.mkdir(parents=True, exist_ok=True)
-        profile = options.profile / f"{name.replace(' ', '-')}-{players}.txt"
-    event = await tournament(url, deployment, players, options.rounds, options.watchers, profile)
-    return casual_, event
+    rounds = []
+    for _ in range(options.repeat):
+        casual_ = await casual(url, deployment, games, options.rounds)
+        profile = None
+        if options.profile is not None:
+            options.profile.mkdir(parents=True, exist_ok=True)
+            profile = options.profile / f"{name.replace(' ', '-')}-{players}.txt"
+        rounds.append(
+            (casual_, await tournament(url, deployment, players, options.rounds, options.watchers, profile))
+        )
+    return rounds
+
+
+def medians(name: str, players: int, rounds: list[tuple[Phase, Phase]]) -> str:
+    ratios, results = [], []
+    for casual_, event in rounds:
+        per_casual = casual_.cpu / max(1, casual_.actions)
+        ratios.append(event.cpu / max(1, event.actions) / per_casual)
+        results.append((event.cpu - event.actions * per_casual) / max(1, event.games))
+    return (
+        f"{name:16} {players:>5} players, {len(rounds)} rounds: tournament action / casual action"
+        f" {statistics.median(ratios):4.2f}x (each: {', '.join(f'{r:.2f}x' for r in ratios)}),"
+        f" beyond the casual rate {statistics.median(results) * 1e3:.2f} ms per result"
+        f" (each: {', '.join(f'{r * 1e3:.2f}' for r in results)})"
+    )
 
 
 def main(options: argparse.Namespace) -> None:
@@ -275,8 +327,11 @@ def main(options: argparse.Namespace) -> None:
             system.env = system.env | env
             with deployed(system, hot) as deployment:
                 url = f"http://127.0.0.1:{deployment.ports[0]}"
-                casual_, event = asyncio.run(run_size(url, deployment, options, players, system.name))
-            print("\n".join(report(system.name, players, casual_, event)), flush=True)
+                rounds = asyncio.run(run_size(url, deployment, options, players, system.name))
+            for casual_, event in rounds:
+                print("\n".join(report(system.name, players, casual_, event)), flush=True)
+            if len(rounds) > 1:
+                print(medians(system.name, players, rounds), flush=True)
 
 
 if __name__ == "__main__":
@@ -288,6 +343,9 @@ if __name__ == "__main__":
     )
     parser.add_argument(
         "--rounds", type=int, default=4, help="rounds of the event (and games per casual pair)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=1, help="rounds of both phases per server; medians printed"
     )
     parser.add_argument("--watchers", type=int, default=8, help="sockets following the event as watchers")
     parser.add_argument("--casual-games", type=int, default=64, help="casual pairs at most")

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -105,6 +106,10 @@ class TournamentFeeds:
         self._feeds: dict[str, _Feed] = {}
         self.passes = 0
         """Reads of a whole tournament made for followers (for tests and metrics)."""
+        self.pushes = 0
+        """Pushes of the round and standings to a tournament's watchers (for metrics)."""
+        self.push_seconds = 0.0
+        """The CPU time those pushes took (the event loop's thread)."""
 
     @property
     def followers(self) -> int:
@@ -275,7 +280,10 @@ class TournamentFeeds:
                 return
         else:
             feed.watched, feed.watched_at = False, loop.time()
+        started = time.thread_time()
         self._push(feed, snapshot, watchers)
+        self.pushes += 1
+        self.push_seconds += time.thread_time() - started
 
     def _due(self, feed: _Feed) -> None:
         feed.timer = None
