@@ -1,12 +1,15 @@
 """The tournament benchmark: a Swiss event of bots against a real server, beside casual games.
 
-    python load/bench_tournament.py                         # 64, 256 and 1,024 players
-    python load/bench_tournament.py --players 64 256 --rounds 3
-    python load/bench_tournament.py --baseline /work/wt-base  # also an older checkout (its own .venv)
+    python load/bench_tournament.py                            # 64, 256 and 1,024 players
+    python load/bench_tournament.py --players 64 256 --rounds 3 --repeat 3
+    python load/bench_tournament.py --baseline ../before       # also an older checkout's sources
+    python load/bench_tournament.py --players 256 --profile /tmp/spy  # py-spy over each event
 
-For each size N and each system (this checkout, and ``--baseline``'s), one server process
-is started on a private Redis, pinned with it to one core (the driver, this process, on the
-other), as ``load/bench_hot_path.py`` does. Then, against that one server, in turn:
+For each size N and each system (this checkout, and ``--baseline``'s: its ``server``,
+``protocol`` and ``clients`` folders on this interpreter, so a plain git worktree will
+do), one server process is started on a private Redis, pinned with it to one core (the
+driver, this process, on the other), as ``load/bench_hot_path.py`` does. Then, against
+that one server, ``--repeat`` times in turn:
 
 1. **casual**: N/2 Day vs Night games (at most ``--casual-games``), each pair of bots
    playing ``--rounds`` games in a row, each created through REST with its seats taken
@@ -18,10 +21,13 @@ other), as ``load/bench_hot_path.py`` does. Then, against that one server, in tu
 
 Printed per size and system: server CPU per action of each phase and their ratio (all the
 server's CPU from the start to the last game's end over the actions played: set-up of the
-games, recording results, pairing, pushes to followers included), then what the event
-cost beyond its actions at the casual rate, per recorded result (recording, feeds, pairing,
-the runner's passes), and the CPU per standings message pushed to a watcher next to the
-count of pushes. Redis CPU per action beside. Compare the ratios within one run.
+games, recording results, pairing, pushes to followers included); what the event cost
+beyond its actions at the casual rate, per recorded result (recording, feeds, pairing,
+the runner's passes); the standings messages the watchers received; and, from a server
+that counts them (``packplay_tournament_push*`` metrics), its pushes of the round and
+standings to the watchers and the CPU each took. Redis CPU per action beside. With
+``--repeat``, the medians of the ratios. Compare ratios within one run: the casual figure
+itself moves by a third between runs on a shared machine.
 """
 
 from __future__ import annotations

@@ -81,6 +81,7 @@ _SET = scripts.load("tournaments/set")
 _CLAIM = scripts.load("tournaments/claim")
 _SEAT = scripts.load("tournaments/seat")
 _RECORD = scripts.load("tournaments/record")
+_PROBE = scripts.load("tournaments/probe")
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,18 @@ class Entry:
     """The current round's tables and byes, without results."""
     seat: tuple[str, int, str] | None
     """The player's (game id, seat, seat token) in the current round, once its game exists."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A tournament's counters, read without reading the tournament."""
+
+    version: int
+    round: int
+    games: int
+    """Games created, over every round."""
+    done: int
+    """Tables of the current round with a result."""
 
 
 class TournamentStore:
@@ -132,6 +145,14 @@ class TournamentStore:
             games={k.decode(): v.decode() for k, v in _pairs(games).items()},
             results={k.decode(): _result_decoder.decode(v) for k, v in _pairs(results).items()},
         )
+
+    async def probe(self, tournament_id: str) -> Probe | None:
+        """The tournament's version, round, games and results of the round (None: no such one)."""
+        reply = await self.pipeline.run(_PROBE, list(_keys(tournament_id)), [], durable=False)
+        if reply is None:
+            return None
+        version, number, games, done = reply
+        return Probe(version=int(version), round=int(number), games=int(games), done=int(done))
 
     async def entry(self, tournament_id: str, player_id: str) -> Entry | None:
         """What one player needs to find its table, without reading the whole tournament."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
@@ -48,6 +49,12 @@ LEASE = 15.0
 """Seconds a process may take to create a table's game before another one may."""
 SEATING = 16
 """Games of one round created at once by one process."""
+FALLBACK = 5.0
+"""Seconds at most between two whole reads of a running event by one process's ticks.
+In between, a tick reads only the event's counters (:meth:`TournamentStore.probe`) and
+reads the whole event only when its version, round or games moved, or its round has every
+result: results are recorded as games end, and the next round paired by the last one.
+The whole read finds what nobody recorded (a game over on a process that died first)."""
 
 
 class _Seat(NamedTuple):
@@ -83,6 +90,9 @@ class TournamentRunner:
         self._again: set[str] = set()
         """Tournaments to carry forward once more when the pass under way is done."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._seen: dict[str, tuple[tuple[int, int, int], int, float]] = {}
+        """Tournament id -> (version, round, games), tables of the round, and the monotonic
+        time, as of this process's last whole read."""
         self._games: dict[str, _Seat] = {}
         """Game id -> its table, for the current round of each running event seen here."""
         authority.moves.on_finish(self.game_finished)
@@ -95,8 +105,21 @@ class TournamentRunner:
         """Carry every running tournament forward; the number of tournaments looked at."""
         running = await self.store.running()
         for tournament_id in running:
-            await self.advance(tournament_id)
+            if await self._due(tournament_id):
+                await self.advance(tournament_id)
+        for gone in self._seen.keys() - set(running):
+            del self._seen[gone]
         return len(running)
+
+    async def _due(self, tournament_id: str) -> bool:
+        """Whether a tick reads the whole event (see :data:`FALLBACK`)."""
+        seen = self._seen.get(tournament_id)
+        if seen is None or time.monotonic() - seen[2] >= FALLBACK:
+            return True
+        probe = await self.store.probe(tournament_id)
+        if probe is None:
+            return True
+        return (probe.version, probe.round, probe.games) != seen[0] or probe.done >= seen[1]
 
     def kick(self, tournament_id: str) -> None:
         """Carry one tournament forward now, without waiting for the next tick."""
@@ -160,6 +183,10 @@ class TournamentRunner:
             if snapshot is None:
                 await self.store.forget_running(tournament_id)
                 return
+            number = snapshot.round
+            tables = len(snapshot.pairings[number].tables) if number in snapshot.pairings else 0
+            key = (snapshot.version, number, len(snapshot.games))
+            self._seen[tournament_id] = (key, tables, time.monotonic())
             if snapshot.status != "running" or not await self._step(snapshot):
                 return
 
