@@ -122,14 +122,14 @@ async def measured(deployment: Deployment, body: Callable[[], Awaitable[tuple[in
     server_after, redis_after = cpu_of(deployment)
     counted_after = await asyncio.to_thread(pushes_of, deployment)
     return Phase(
-        server_after - server,
-        redis_after - redis_cpu,
-        actions,
-        games,
-        seconds,
-        pushes,
-        counted_after[0] - counted[0],
-        counted_after[1] - counted[1],
+        cpu=server_after - server,
+        redis_cpu=redis_after - redis_cpu,
+        actions=actions,
+        games=games,
+        seconds=seconds,
+        pushes=pushes,
+        server_pushes=counted_after[0] - counted[0],
+        push_cpu=counted_after[1] - counted[1],
     )
 
 
