@@ -142,8 +142,9 @@ class Ledger:
     over the rounds whose tables and byes were added (each table and round added once).
 
     A result changes the percentages of the table's players only, so only the sums of
-    their opponents' percentages move with it; ranking is then a sort by keys already
-    known (by floats, exact ties kept exact: see :meth:`lines`).
+    their opponents' percentages move with it, and only those players' keys are made
+    again; ranking is then a sort by keys already known (by floats, exact ties kept exact:
+    see :meth:`lines`).
     """
 
     def __init__(self) -> None:
@@ -153,6 +154,8 @@ class Ledger:
         self._opponents_match_win: dict[str, Fraction] = defaultdict(Fraction)
         """Sum over every meeting of the opponent's match-win %."""
         self._opponents_game_win: dict[str, Fraction] = defaultdict(Fraction)
+        self._keys: dict[str, tuple[Rough, Key]] = {}
+        """Each player's sort key as floats and exact, dropped when it may have changed."""
 
     def add_byes(self, byes: Iterable[str]) -> None:
         """A round's byes (add each round's once)."""
@@ -172,6 +175,7 @@ class Ledger:
         self._moved(before)
         for player in players:
             tally = self._tallies[player]
+            self._keys.pop(player, None)
             for other in players:
                 if other != player:
                     tally.opponents.append(other)
@@ -190,25 +194,50 @@ class Ledger:
         present = [e for e in entrants if e.dropped != 0]
         keyed = []
         for order, entrant in enumerate(present):
-            key = self._key(entrant.id)
-            rough = (-key[0], -float(key[1]), -float(key[2]), -float(key[3]))
+            rough, key = self._keys.get(entrant.id) or self._made(entrant.id)
             keyed.append((rough, order, key, entrant))
         keyed.sort(key=lambda item: (item[0], item[1]))
-        # Distinct percentages here are far apart for floats (small denominators): equal
-        # floats are equal fractions, but a run of equal floats is ordered exactly anyway.
+        # Different floats are different fractions. Distinct percentages here are far apart
+        # for floats (small denominators), so equal floats are equal fractions; a run of
+        # equal floats whose fractions differ all the same is ordered exactly.
         start = 0
         for end in range(1, len(keyed) + 1):
             if end == len(keyed) or keyed[end][0] != keyed[start][0]:
-                if end - start > 1:
-                    run = keyed[start:end]
+                run = keyed[start:end]
+                if any(item[2] != run[0][2] for item in run[1:]):
                     run.sort(key=lambda item: (tuple(-part for part in item[2]), item[1]))
                     keyed[start:end] = run
                 start = end
         lines: list[Standing] = []
-        for position, (_, _, key, entrant) in enumerate(keyed):
-            rank = lines[-1].rank if lines and keyed[position - 1][2] == key else position + 1
-            lines.append(_line(entrant, self._tallies.get(entrant.id) or _Tally(), rank, key))
+        for position, (rough, _, key, entrant) in enumerate(keyed):
+            before = keyed[position - 1] if position else None
+            same = before is not None and before[0] == rough and before[2] == key
+            rank = lines[-1].rank if same else position + 1
+            lines.append(self._line(entrant, rank, key))
         return lines
+
+    def _made(self, player: str) -> tuple[Rough, Key]:
+        key = self._key(player)
+        made = self._keys[player] = ((-key[0], -float(key[1]), -float(key[2]), -float(key[3])), key)
+        return made
+
+    def _line(self, entrant: Entrant, rank: int, key: Key) -> Standing:
+        tally = self._tallies.get(entrant.id) or _Tally()
+        return Standing(
+            id=entrant.id,
+            name=entrant.name,
+            rank=rank,
+            match_points=tally.match_points,
+            wins=tally.wins,
+            draws=tally.draws,
+            losses=tally.losses,
+            byes=tally.byes,
+            match_win=self._match_win.get(entrant.id, FLOOR),
+            opponents_match_win=key[1],
+            game_win=key[2],
+            opponents_game_win=key[3],
+            dropped=entrant.dropped is not None,
+        )
 
     def _key(self, player: str) -> Key:
         tally = self._tallies.get(player)
@@ -233,9 +262,11 @@ class Ledger:
             tally = self._tallies[player]
             match_win, game_win = tally.match_win(), tally.game_win()
             self._match_win[player], self._game_win[player] = match_win, game_win
+            self._keys.pop(player, None)
             if match_win == match_was and game_win == game_was:
                 continue
             for other in tally.opponents:
+                self._keys.pop(other, None)
                 self._opponents_match_win[other] += match_win - match_was
                 self._opponents_game_win[other] += game_win - game_was
 
@@ -276,6 +307,7 @@ def _count_seat(tally: _Tally, players: Sequence[str], seat: int, result: Result
 
 
 Key = tuple[int, Fraction, Fraction, Fraction]
+Rough = tuple[int, float, float, float]
 
 
 def _line(entrant: Entrant, tally: _Tally, rank: int, key: Key) -> Standing:

@@ -7,9 +7,9 @@ every process subscribes to all those channels (:mod:`packplay.server.storage.fa
 
 A feed keeps the event as it last read it. The two notices that come most, one per table
 of every round, say what changed, and a pass reads only that: a table's result (its
-players are told they wait, the standings take the result in: see
-:class:`~packplay.tournaments.standings.Ledger`) and a table's seats (its players are
-told their game). Any other notice (a registration, a drop, the start, a round paired,
+players are told they wait; standings kept result by result take it in before the next
+push to watchers: see :class:`~packplay.tournaments.standings.Ledger`) and a table's
+seats (its players are told their game). Any other notice (a registration, a drop, the start, a round paired,
 the end), a notice about a round the feed does not hold, or a resynchronization reads
 the whole event again (one read of the tournament and one of the current round's seats,
 however many notices came meanwhile). A follower's first pass starts from the state the
@@ -90,8 +90,12 @@ class _Feed:
     snapshot: TournamentSnapshot | None = None
     seats: Seats = field(default_factory=dict)
     """The current round's seats."""
-    ledger: Ledger | None = None
-    """The standings of ``snapshot``, made when first asked for."""
+    ledger: Ledger = field(default_factory=Ledger)
+    """The standings, brought up to ``snapshot`` before each push to watchers."""
+    counted: set[str] = field(default_factory=set)
+    """The tables whose results the ledger holds..."""
+    counted_byes: set[int] = field(default_factory=set)
+    """...and the rounds whose byes it holds."""
     watched: bool = False
     """Something watchers see changed since they were last sent it."""
     watched_at: float = float("-inf")
@@ -229,7 +233,7 @@ class TournamentFeeds:
             return False
         self.passes += 1
         seats = await store.round_seats(feed.tournament_id, snapshot.round) if snapshot.round else {}
-        feed.snapshot, feed.seats, feed.ledger, feed.watched = snapshot, seats, None, True
+        feed.snapshot, feed.seats, feed.watched = snapshot, seats, True
         return True
 
     async def _apply(self, feed: _Feed, notices: list[bytes]) -> set[str] | None:
@@ -252,8 +256,6 @@ class TournamentFeeds:
                 if result is None:
                     return None
                 snapshot.results[name] = result
-                if feed.ledger is not None:
-                    feed.ledger.add_table(found.players, result)
             else:
                 seats = await store.seats_of(feed.tournament_id, number, list(found.players))
                 if not seats:
@@ -293,10 +295,7 @@ class TournamentFeeds:
     def _push(self, feed: _Feed, snapshot: TournamentSnapshot, watchers: list[_Following]) -> None:
         paired = pairings_of(snapshot, snapshot.round) if snapshot.round else None
         current = TournamentRound(**msgspec.structs.asdict(paired)) if paired is not None else None
-        if feed.ledger is None:
-            feed.ledger = Ledger()
-            for played in snapshot.history():
-                feed.ledger.add_round(played)
+        _count(feed, snapshot)
         standings = standings_of(snapshot, feed.ledger)
         told = TournamentStandings(**msgspec.structs.asdict(standings))
         ended: dict[int, TournamentRound | None] = {}
@@ -314,6 +313,20 @@ class TournamentFeeds:
             if told != following.standings:
                 following.standings = told
                 following.connection.tell(told)
+
+
+def _count(feed: _Feed, snapshot: TournamentSnapshot) -> None:
+    """Bring the feed's ledger up to the snapshot: the results and byes it does not hold yet
+    (results and pairings are set once, so a later read only adds to them)."""
+    for number, paired in snapshot.pairings.items():
+        if number not in feed.counted_byes:
+            feed.ledger.add_byes(paired.byes)
+            feed.counted_byes.add(number)
+        for table in paired.tables:
+            name = table_field(number, table.number)
+            if name not in feed.counted and (result := snapshot.results.get(name)) is not None:
+                feed.ledger.add_table(table.players, result)
+                feed.counted.add(name)
 
 
 def _missed(following: _Following, current: int) -> range:
