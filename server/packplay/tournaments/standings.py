@@ -154,8 +154,9 @@ class Ledger:
         self._opponents_match_win: dict[str, Fraction] = defaultdict(Fraction)
         """Sum over every meeting of the opponent's match-win %."""
         self._opponents_game_win: dict[str, Fraction] = defaultdict(Fraction)
-        self._keys: dict[str, tuple[Rough, Key]] = {}
-        """Each player's sort key as floats and exact, dropped when it may have changed."""
+        self._keys: dict[str, tuple[Rough, Exact, Key]] = {}
+        """Each player's sort key as floats, as integers (to compare) and as fractions,
+        dropped when it may have changed."""
 
     def add_byes(self, byes: Iterable[str]) -> None:
         """A round's byes (add each round's once)."""
@@ -194,8 +195,8 @@ class Ledger:
         present = [e for e in entrants if e.dropped != 0]
         keyed = []
         for order, entrant in enumerate(present):
-            rough, key = self._keys.get(entrant.id) or self._made(entrant.id)
-            keyed.append((rough, order, key, entrant))
+            rough, exact, key = self._keys.get(entrant.id) or self._made(entrant.id)
+            keyed.append((rough, order, exact, key, entrant))
         keyed.sort(key=lambda item: (item[0], item[1]))
         # Different floats are different fractions. Distinct percentages here are far apart
         # for floats (small denominators), so equal floats are equal fractions; a run of
@@ -205,20 +206,22 @@ class Ledger:
             if end == len(keyed) or keyed[end][0] != keyed[start][0]:
                 run = keyed[start:end]
                 if any(item[2] != run[0][2] for item in run[1:]):
-                    run.sort(key=lambda item: (tuple(-part for part in item[2]), item[1]))
+                    run.sort(key=lambda item: (tuple(-part for part in item[3]), item[1]))
                     keyed[start:end] = run
                 start = end
         lines: list[Standing] = []
-        for position, (rough, _, key, entrant) in enumerate(keyed):
+        for position, (rough, _, exact, key, entrant) in enumerate(keyed):
             before = keyed[position - 1] if position else None
-            same = before is not None and before[0] == rough and before[2] == key
+            same = before is not None and before[0] == rough and before[2] == exact
             rank = lines[-1].rank if same else position + 1
             lines.append(self._line(entrant, rank, key))
         return lines
 
-    def _made(self, player: str) -> tuple[Rough, Key]:
+    def _made(self, player: str) -> tuple[Rough, Exact, Key]:
         key = self._key(player)
-        made = self._keys[player] = ((-key[0], -float(key[1]), -float(key[2]), -float(key[3])), key)
+        rough = (-key[0], -float(key[1]), -float(key[2]), -float(key[3]))
+        exact = (key[0], *(n for part in key[1:] for n in (part.numerator, part.denominator)))
+        made = self._keys[player] = (rough, exact, key)
         return made
 
     def _line(self, entrant: Entrant, rank: int, key: Key) -> Standing:
@@ -308,6 +311,8 @@ def _count_seat(tally: _Tally, players: Sequence[str], seat: int, result: Result
 
 Key = tuple[int, Fraction, Fraction, Fraction]
 Rough = tuple[int, float, float, float]
+Exact = tuple[int, ...]
+"""A key's fractions as lowest-terms numerators and denominators: equal keys, equal tuples."""
 
 
 def _line(entrant: Entrant, tally: _Tally, rank: int, key: Key) -> Standing:
