@@ -95,7 +95,9 @@ class _Feed:
     counted: set[str] = field(default_factory=set)
     """The tables whose results the ledger holds..."""
     counted_byes: set[int] = field(default_factory=set)
-    """...and the rounds whose byes it holds."""
+    """...and the rounds whose byes it holds..."""
+    counted_rounds: set[int] = field(default_factory=set)
+    """...and the rounds it holds whole."""
     watched: bool = False
     """Something watchers see changed since they were last sent it."""
     watched_at: float = float("-inf")
@@ -319,14 +321,24 @@ def _count(feed: _Feed, snapshot: TournamentSnapshot) -> None:
     """Bring the feed's ledger up to the snapshot: the results and byes it does not hold yet
     (results and pairings are set once, so a later read only adds to them)."""
     for number, paired in snapshot.pairings.items():
+        if number in feed.counted_rounds:
+            continue
         if number not in feed.counted_byes:
             feed.ledger.add_byes(paired.byes)
             feed.counted_byes.add(number)
+        whole = True
         for table in paired.tables:
             name = table_field(number, table.number)
-            if name not in feed.counted and (result := snapshot.results.get(name)) is not None:
+            if name in feed.counted:
+                continue
+            result = snapshot.results.get(name)
+            if result is None:
+                whole = False
+            else:
                 feed.ledger.add_table(table.players, result)
                 feed.counted.add(name)
+        if whole:
+            feed.counted_rounds.add(number)
 
 
 def _missed(following: _Following, current: int) -> range:
