@@ -360,7 +360,10 @@ def systems(
     if baseline is not None:
         old_python = str(baseline / ".venv" / "bin" / "python")
         command = [old_python, "-m", "packplay.cli", *serve, "--redis-url", "{redis}"]
-        found.append(System("packplay before", command, "packplay", protocol=baseline_protocol))
+        # Its own tree first, should its .venv be installed editable from another checkout.
+        tree = os.pathsep.join(str(baseline / part) for part in ("server", "protocol", "clients"))
+        path = {"PYTHONPATH": tree}
+        found.append(System("packplay before", command, "packplay", protocol=baseline_protocol, env=path))
     return found
 
 

@@ -36,17 +36,14 @@ from packplay_protocol.version import Encoding
 PIECES = ("step", "shared", "updates", "frames")
 
 
-def stepped(copy: GameCopy, seat: int, action: Any) -> tuple[Step, Any]:
-    """The step, and the state it was taken from."""
-    before = copy.state
+def stepped(copy: GameCopy, seat: int, action: Any) -> Step:
     step = copy.step(seat, action, "bench", 0.0)
     copy.advance(step)
-    return step, before
+    return step
 
 
-def shared(views: HeldViews, copy: GameCopy, taken: tuple[Step, Any]) -> Change:
-    step, before = taken
-    change = views.change(copy, step, before)
+def shared(views: HeldViews, copy: GameCopy, step: Step) -> Change:
+    change = views.change(copy, step)
     assert change is not None
     return change
 

@@ -3,6 +3,7 @@ giving exactly its typed view."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from packplay.cards.catalog import load_catalog
 from packplay.games.base import GameConfig
-from packplay.games.layout import Touched, ViewLayout, private, shared
+from packplay.games.layout import EVERY_FIELD, Touched, ViewLayout, private, shared
 from packplay.games.random_policy import random_action
 from packplay.games.registry import get_game
 from packplay.rng import Rng
@@ -146,3 +147,64 @@ def test_a_part_whose_fields_did_not_change_shows_the_same(game: str, players: i
                     assert _json(was[index]) == _json(now[index]), f"{layout.parts[index].path} reads more"
                 if not touched.cards:
                     assert engine.hidden_from(before, audience) == engine.hidden_from(after, audience)
+
+
+def _moves(game: str, players: int, seed: int) -> Iterator[tuple[Any, Any, tuple[Any, ...]]]:
+    """Every move of one random game: the state before, the state after, the events."""
+    engine = get_game(game)
+    state = engine.setup(GameConfig(game=game, players=players), seed, CATALOG)
+    rng = Rng(seed)
+    while pending := engine.pending(state):
+        seat = pending[rng.below(len(pending))]
+        action = random_action(engine.legal_actions(state, seat), engine.action_type, rng)
+        transition = engine.apply(state, seat, action)
+        yield state, transition.state, transition.events
+        state = transition.state
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_a_move_changes_only_what_its_events_say(game: str, players: int) -> None:
+    """The move path shows again only the parts a move's events say it may change: every
+    other part shows every audience the same after the move, and the card table is the same
+    unless the events say it may change. Every move says something, and every kind of event
+    names what it changes (none falls back to the whole view)."""
+    engine = get_game(game)
+    layout = engine.layout(players)
+    fields = set(engine.state_type.__struct_fields__)
+    for changes in engine.event_changes.values():
+        assert set(changes.own) | set(changes.table) <= fields
+    for seed in range(60):
+        for before, after, events in _moves(game, players, seed):
+            assert events, "a move with no event"
+            said = engine.changed(events)
+            assert said != EVERY_FIELD, [type(e.event).__name__ for e in events]
+            touched = layout.touched_by(said)
+            kept = set(range(len(layout.parts))) - set(touched.shared) - set(touched.private)
+            for audience in [*range(players), None]:
+                was, now = layout.values(before, audience), layout.values(after, audience)
+                for index in kept:
+                    assert _json(was[index]) == _json(now[index]), (
+                        f"{layout.parts[index].path} changed by {[type(e.event).__name__ for e in events]}"
+                    )
+                if not touched.cards:
+                    assert engine.hidden_from(before, audience) == engine.hidden_from(after, audience)
+
+
+def test_a_seats_own_change_touches_that_seats_parts_and_the_parts_of_no_seat() -> None:
+    layout = ViewLayout(
+        "toy",
+        ["n", "hands"],
+        [
+            shared("/n", lambda state: state.n, ("n",)),
+            shared("/count", lambda state: len(state.hands), ("hands",)),
+            *(
+                shared(f"/seats/{seat}/hand", lambda state, s=seat: state.hands[s], ("hands",), seat)
+                for seat in (0, 1)
+            ),
+        ],
+        ("hands",),
+    )
+    assert layout.touched_by(frozenset({("hands", 1)})) == Touched((1, 3), (), True)
+    assert layout.touched_by(frozenset({("hands", None)})) == Touched((1, 2, 3), (), True)
+    assert layout.touched_by(frozenset({("n", None)})) == Touched((0,), (), False)
+    assert layout.touched_by(EVERY_FIELD) == layout.everything

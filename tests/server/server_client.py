@@ -43,9 +43,17 @@ _ids = itertools.count()
 class Client:
     """One connection; ``received`` keeps every message for the leak checks (unless not ``keep``)."""
 
-    def __init__(self, base: str, encoding: Encoding = Encoding.JSON, keep: bool = True) -> None:
+    def __init__(
+        self,
+        base: str,
+        encoding: Encoding = Encoding.JSON,
+        keep: bool = True,
+        compression: str | None = "deflate",
+    ) -> None:
         self.url = base.replace("http://", "ws://") + "/v2/ws"
         self.encoding = encoding
+        self.compression = compression
+        """What the client offers: permessage-deflate (as browsers do), or None."""
         self.keep = keep
         self.ws: ClientConnection | None = None
         self.received: list[ServerMessage] = []
@@ -63,7 +71,12 @@ class Client:
 
     async def connect(self, token: str | None = None) -> Welcome:
         offer = [subprotocol(PROTOCOL_VERSION, self.encoding)]
-        self.ws = await websockets.connect(self.url, subprotocols=offer, max_size=2**22)  # type: ignore[list-item]
+        self.ws = await websockets.connect(
+            self.url,
+            subprotocols=offer,  # type: ignore[arg-type]
+            max_size=2**22,
+            compression=self.compression,
+        )
         await self.send(Hello(client="packplay-tests/1", token=token))
         welcome = await self.recv()
         assert isinstance(welcome, Welcome), welcome

@@ -5,6 +5,7 @@ request. Real servers, a real client offering the extension as browsers do."""
 from __future__ import annotations
 
 import json
+import random
 import zlib
 from collections.abc import Iterator
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 import websockets
+from server_client import Client, answered, new_action_id, pick
 from support_servers import ServerProcess, start_server
 from websockets.extensions.permessage_deflate import PerMessageDeflate
 from websockets.frames import Frame, Opcode
@@ -20,7 +22,8 @@ from zlib_ng import zlib_ng
 from packplay.server import uvicorn_protocols as protocols
 from packplay.server.storage.embedded import EmbeddedRedis
 from packplay_protocol.codec import decode_server
-from packplay_protocol.to_client import ViewMessage, Welcome
+from packplay_protocol.from_client import Act
+from packplay_protocol.to_client import Update, ViewMessage, Welcome
 from packplay_protocol.version import API_PREFIX, Encoding
 
 
@@ -85,3 +88,60 @@ def test_the_servers_deflate_compresses_with_zlib_ng() -> None:
 
     assert compressed(zlib_ng) != compressed(zlib), "the sample tells the two apart"
     assert sent == compressed(zlib_ng)
+
+
+async def test_spectators_framed_alike_or_not_all_read_the_same_updates(
+    server: tuple[str, ServerProcess],
+) -> None:
+    """An update is framed once per framing and shared by the connections that frame alike:
+    spectators with and without compression, in JSON and MessagePack, each rebuild from it the
+    view a spectator joining afterwards is sent, and every seat's update fits its own view."""
+    _, process = server
+    async with httpx.AsyncClient(base_url=process.url) as http:
+        created = (
+            await http.post(
+                f"{API_PREFIX}/games", json={"game": "day_night", "players": 2, "seats": ["a", "b"]}
+            )
+        ).json()
+    game_id = created["game_id"]
+    seats = [Client(process.url) for _ in range(2)]
+    watchers = [
+        Client(process.url, encoding, compression=compression)
+        for encoding in (Encoding.JSON, Encoding.MSGPACK)
+        for compression in ("deflate", None, "deflate")
+    ]
+    try:
+        for seat, grant in zip(seats, created["grants"], strict=True):
+            await seat.connect(grant["token"])
+            await seat.join(game_id)
+        for watcher in watchers:
+            await watcher.connect()
+            await watcher.join(game_id, role="spectator")
+        rng = random.Random(7)
+        for _ in range(6):
+            actor = next(seat for seat in seats if seat.view and _pending(seat.view))
+            view = actor.view
+            assert view is not None
+            act = Act(action_id=new_action_id(), version=view.version, action=pick(view.legal, rng))
+            await actor.send(act)
+            await actor.until(answered(act.action_id))
+            for client in (*seats, *watchers):
+                if client.version <= act.version:
+                    await client.until(lambda m, v=act.version: isinstance(m, Update) and m.version > v)
+        late = Client(process.url)
+        await late.connect()
+        fresh = await late.join(game_id, role="spectator")
+        await late.close()
+        for client in (*seats, *watchers):
+            assert client.broken == []
+        for watcher in watchers:
+            assert watcher.document is not None
+            assert watcher.version == fresh.version
+            assert {**watcher.document, "version": 0} == {**(late.document or {}), "version": 0}
+    finally:
+        for client in (*seats, *watchers):
+            await client.close()
+
+
+def _pending(view: ViewMessage) -> bool:
+    return bool(view.legal.actions or view.legal.choices)

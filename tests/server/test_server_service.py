@@ -281,8 +281,11 @@ async def test_an_entry_after_a_gap_that_cannot_be_caught_up_is_logged_not_lost_
 async def test_a_game_whose_log_does_not_decode_is_read_again_from_its_state(
     authority: Authority, other: Authority
 ) -> None:
-    """An entry written by a newer release, or damaged: the stored state still holds the
-    game, and the watchers catch up with a whole view instead of the events."""
+    """An entry written by a newer release, or damaged, that a snapshot covers: the stored
+    state still holds the game, and the watchers catch up with a whole view instead of the
+    events. (Past the last snapshot the log is the only record of a move: such an entry
+    leaves the game unreadable to the process, see the next test.)"""
+    authority.moves.snapshot_every = 1
     game_id, _ = await _started(authority)
     watcher = await _watch(other, game_id, 0)
     version = await _play_one(authority, game_id, random.Random(5))  # ``other`` never hears of it
@@ -294,6 +297,25 @@ async def test_a_game_whose_log_does_not_decode_is_read_again_from_its_state(
     assert watcher.document["version"] == version
     whole = await other.games.resume(game_id, 0, None)
     assert _json(whole.messages[-1]) == watcher.document
+
+
+async def test_a_game_whose_log_past_its_snapshot_does_not_decode_is_left_as_it_was(
+    authority: Authority, other: Authority
+) -> None:
+    """Past the last snapshot the log is the only record of a move: a process that cannot read
+    an entry there keeps what it holds (its watchers too) rather than make up a game, and
+    the quiet-game check tries again (a release that reads the entry goes on)."""
+    game_id, _ = await _started(authority)
+    watcher = await _watch(other, game_id, 0)
+    version = await _play_one(authority, game_id, random.Random(5))  # ``other`` never hears of it
+    good = await authority.store.redis.lindex(keys.log(game_id), version)
+    await authority.store.redis.lset(keys.log(game_id), version, b"\xc1 not an entry")
+    assert await other.games.check_quiet(0.0) == 0
+    assert watcher.document is not None and watcher.document["version"] == 0
+    await authority.store.redis.lset(keys.log(game_id), version, good)
+    assert await other.games.check_quiet(0.0) == 1
+    watcher.deliver(await other.games.resume(game_id, 0, 0))
+    assert watcher.document["version"] == version
 
 
 async def test_a_quiet_game_let_go_of_and_left_behind_is_read_again(

@@ -83,10 +83,9 @@ class EngineTable:
             step = copy.step(seat, action, f"{seat}-{copy.version}", at=0.0)
         except RuleError as error:
             raise ArenaError(f"{self._who(seat)} played a refused action: {error}") from error
-        before = copy.state
         copy.advance(step)
         for feed, other in zip(self.feeds, self.bots, strict=True):
-            update = feed.update(copy, step, before)
+            update = feed.update(copy, step)
             if update is not None:
                 other.observe(update.version, update.events)  # type: ignore[attr-defined]
 

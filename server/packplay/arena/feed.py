@@ -47,12 +47,12 @@ class SeatFeed:
             raise WireError(f"a view message did not decode: {message}")
         return message
 
-    def update(self, copy: GameCopy, step: Step, before: Any = None) -> Update | None:
-        """The update the seat is sent for ``step`` (the copy has advanced to it from the
-        state ``before``), or None when the feed does not follow the seat."""
+    def update(self, copy: GameCopy, step: Step) -> Update | None:
+        """The update the seat is sent for ``step`` (the copy has advanced to it), or None
+        when the feed does not follow the seat."""
         if self._views is None:
             return None
-        change = self._views.change(copy, step, before)
+        change = self._views.change(copy, step)
         assert change is not None, "a followed seat holds its view"
         update = self._views.update(change, self.seat)
         message = codec.decode_server(codec.encode(update, WIRE), WIRE)

@@ -18,7 +18,7 @@ import msgspec
 
 from packplay.cards.model import CardInstance
 from packplay.games.layout import Audience as Audience
-from packplay.games.layout import ViewLayout
+from packplay.games.layout import Changed, Changes, ViewLayout, changed
 from packplay_protocol.games.common import GameResult, LegalActions
 
 SPECTATOR: None = None
@@ -148,6 +148,8 @@ class Game(ABC, Generic[S]):
     """This game's explicit set-up struct (``packplay_protocol.audit``)."""
     view_type: ClassVar[type[msgspec.Struct]]
     """This game's view struct (``packplay_protocol.games``): what :meth:`view` returns."""
+    event_changes: ClassVar[Mapping[type, Changes]] = {}
+    """Per kind of event, the fields of the state it changes (an event not named here: any)."""
 
     def setup(
         self,
@@ -272,6 +274,10 @@ class Game(ABC, Generic[S]):
         The only way state leaves the engine: what each part shows an audience (a seat, or
         None for a spectator). After the game ends the view reveals everything.
         """
+
+    def changed(self, events: Iterable[Emitted]) -> Changed:
+        """The fields of the state a move's events say it changed (:attr:`event_changes`)."""
+        return changed([emitted.event for emitted in events], self.event_changes)
 
     @abstractmethod
     def players(self, state: S) -> int:

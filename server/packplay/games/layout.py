@@ -6,19 +6,22 @@ same to every audience (a score, a pile, how many cards a hand holds): it is com
 once per version, however many audiences look. A *private* part depends on who looks
 (a hand its owner alone sees, the viewer's own seat).
 
-Each part names the fields of the state it shows something of (``reads``). After a
-move, the fields that changed are found by comparing the two states field by field (one
-equality test each, in C for lists, numbers and strings); only the parts that read one of
-them are computed again and compared with what their audience was shown before, so the
-work follows the move, not the size of the view. The layout also names the fields the
-audience's card table depends on (what is hidden from whom).
+Each part names the fields of the state it shows something of (``reads``), and a part
+that shows one seat's side of the table names that seat. A move's events say what it
+changed: each kind of event names the fields it changes (:class:`Changes`), those of the
+acting seat alone (its hand) or of the whole table (the round). Only the parts that read
+one of them (and, for a seat's own fields, only that seat's parts and the parts of no
+seat) are computed again and compared with what their audience was shown before, so the
+work follows the move, not the size of the view; no state is compared with the one before
+it. The layout also names the fields the audience's card table depends on (what is
+hidden from whom).
 
 The whole view of an audience is the parts nested into one document.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Any, Generic, TypeVar
@@ -33,22 +36,55 @@ class Part(Generic[S]):
     """One place of the view: a JSON Pointer below the view (``/round``, ``/seats/1/hand``)
     and what it shows. ``shared`` parts show the same to every audience: ``show`` is
     then called with no audience (None). ``reads`` names the state's fields it depends
-    on: while none of them changes, neither does the part (none: it never changes)."""
+    on: while none of them changes, neither does the part (none: it never changes).
+    ``seat``: the part shows only that seat's entries of the per-seat fields it reads."""
 
     path: str
     show: Callable[[S, Audience], Any]
     shared: bool
     reads: frozenset[str]
+    seat: int | None = None
 
 
-def shared(path: str, show: Callable[[S], Any], reads: Iterable[str]) -> Part[S]:
+def shared(path: str, show: Callable[[S], Any], reads: Iterable[str], seat: int | None = None) -> Part[S]:
     """A part every audience sees alike."""
-    return Part(path, lambda state, _audience: show(state), True, frozenset(reads))
+    return Part(path, lambda state, _audience: show(state), True, frozenset(reads), seat)
 
 
-def private(path: str, show: Callable[[S, Audience], Any], reads: Iterable[str]) -> Part[S]:
+def private(
+    path: str, show: Callable[[S, Audience], Any], reads: Iterable[str], seat: int | None = None
+) -> Part[S]:
     """A part that depends on the audience (a seat, or None for a spectator)."""
-    return Part(path, show, False, frozenset(reads))
+    return Part(path, show, False, frozenset(reads), seat)
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What one kind of event changes: ``own``, per-seat fields at the event's seat alone
+    (the event's ``seat``); ``table``, fields of the whole table."""
+
+    own: tuple[str, ...] = ()
+    table: tuple[str, ...] = ()
+
+
+Changed = frozenset[tuple[str, int | None]]
+"""The fields a move changed: (field, the seat whose entry changed, or None for all of it)."""
+EVERY_FIELD: Changed = frozenset({("*", None)})
+"""What a move changed when one of its events says nothing of what it changes."""
+
+
+def changed(events: Iterable[Any], changes: Mapping[type, Changes]) -> Changed:
+    """The fields ``events`` (the events themselves, not wrapped) say they changed."""
+    found: set[tuple[str, int | None]] = set()
+    for event in events:
+        said = changes.get(type(event))
+        if said is None:
+            return EVERY_FIELD
+        if said.own:
+            seat = event.seat
+            found.update((name, seat) for name in said.own)
+        found.update((name, None) for name in said.table)
+    return frozenset(found)
 
 
 @dataclass(frozen=True)
@@ -70,7 +106,19 @@ class ViewLayout(Generic[S]):
     the order of the view's fields (the order its whole document lists them in), and the
     fields the card table depends on (``known``)."""
 
-    __slots__ = ("_build", "_fields", "_known", "_readers", "everything", "parts", "private", "shared", "tag")
+    __slots__ = (
+        "_build",
+        "_by_changes",
+        "_fields",
+        "_known",
+        "_known_names",
+        "_readers",
+        "everything",
+        "parts",
+        "private",
+        "shared",
+        "tag",
+    )
 
     def __init__(
         self, tag: str, fields: Sequence[str], parts: Sequence[Part[S]], known: Iterable[str]
@@ -102,12 +150,38 @@ class ViewLayout(Generic[S]):
         )
         """Per field of the state, the parts that read it."""
         self._known = frozenset(index for index, name in enumerate(fields) if name in known)
+        self._known_names = known
         self.everything = Touched(self.shared, self.private, True)
-        """What a move may change when the state before it is not known."""
+        """What a move may change when nothing says what it changed."""
+        self._by_changes: dict[Changed, Touched] = {EVERY_FIELD: self.everything}
+
+    def touched_by(self, changed: Changed) -> Touched:
+        """What may differ in the views after a move that changed these fields: the parts
+        that read one of them (a seat's own field: at that seat's parts and the parts of no
+        seat), and the card table if it depends on one. The same changes recur move after
+        move, so each answer is kept."""
+        found = self._by_changes.get(changed)
+        if found is None:
+            found = self._by_changes[changed] = self._touched_by(changed)
+        return found
+
+    def _touched_by(self, changed: Changed) -> Touched:
+        parts = {
+            index
+            for index, part in enumerate(self.parts)
+            for name, seat in changed
+            if name in part.reads and (seat is None or part.seat is None or part.seat == seat)
+        }
+        return Touched(
+            tuple(index for index in self.shared if index in parts),
+            tuple(index for index in self.private if index in parts),
+            any(name in self._known_names for name, _ in changed),
+        )
 
     def touched(self, before: S, after: S) -> Touched:
         """What may differ between the views of two states: the parts that read a field
-        whose value changed, and the card table if one of its fields did."""
+        whose value changed, and the card table if one of its fields did (field by field:
+        the check of what events say, not the move path's way)."""
         parts: set[int] = set()
         cards = False
         readers, known = self._readers, self._known

@@ -71,6 +71,11 @@ class Settings:
     cached_games: int = 10_000
     """Games kept in a process's memory beyond those with a local connection (a cache: each costs
     one read from Redis when it is needed again)."""
+    snapshot_every: int = 16
+    """Versions between two snapshots of a game's state in Redis (and one at its end). A move
+    appends its log entry only; a process that reads the game (it never saw it, or let go of
+    it) applies the entries after the last snapshot to it, fewer than this many. Lower costs
+    Redis more per move, higher costs such a read more (see load/README.md)."""
     sandbox: bool = False
     """Allow sandbox games: explicit card lists and seeds, for client developers and scenario
     tests (without it such a game is refused with ``sandbox_disabled``)."""
@@ -274,7 +279,7 @@ _POSITIVE = (
     "action_burst", "frames_per_second", "frame_burst", "resumes_per_minute", "games_burst",
     "frame_limit", "backlog", "header_timeout", "body_timeout", "keep_alive_timeout", "write_timeout",
     "close_timeout", "hello_timeout", "ping_interval", "clock_interval", "house_seconds",
-    "house_grace", "house_threads", "tournament_interval", "tournament_ttl",
+    "house_grace", "house_threads", "tournament_interval", "tournament_ttl", "snapshot_every",
 )  # fmt: skip
 """Settings that only make sense above 0 (a rate of 0 would refuse everything, an interval of
 0 would spin)."""

@@ -21,7 +21,7 @@ from packplay.cards.catalog import Catalog
 from packplay.cards.compact import compact, expand
 from packplay.cards.model import CardInstance
 from packplay.games.base import Emitted, Game, GameState, without_cards
-from packplay.games.layout import ViewLayout
+from packplay.games.layout import Touched, ViewLayout
 from packplay.table import decisions
 from packplay.table.decisions import Decision, Legal
 from packplay.table.records import Answer, GameMeta, LogEntry, Snapshot, Status, encode
@@ -76,6 +76,8 @@ class Step:
     entry: LogEntry
     entry_bytes: bytes
     answer: Answer
+    touched: Touched
+    """The parts of the view (and whether the card table) its events say it may change."""
 
     @property
     def seat(self) -> int | None:
@@ -197,6 +199,7 @@ class GameCopy:
             entry=entry,
             entry_bytes=encode(entry),
             answer=Answer(accepted=True, version=version, digest=action_digest or digest(action)),
+            touched=self.layout.touched_by(engine.changed(transition.events)),
         )
 
     def step_entry(self, entry: LogEntry) -> Step:

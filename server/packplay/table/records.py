@@ -1,9 +1,10 @@
 """The records of a game as a process holds it and as storage keeps it: plain values, no I/O.
 
-A started game is its meta (what never changes after creation), its state at a version,
-and its log: one entry per version, the action that made it. Storage reads and writes
-these records; the authority and the rendering work on them; nothing here knows where
-they are kept.
+A started game is its meta (what never changes after creation), its log: one entry per
+version, the action that made it, and snapshots: its state at some versions. The game at
+any version is the last snapshot before it with the entries after the snapshot applied.
+Storage reads and writes these records; the authority and the rendering work on them;
+nothing here knows where they are kept.
 """
 
 from __future__ import annotations
@@ -78,7 +79,9 @@ class LogEntry(msgspec.Struct, frozen=True, array_like=True):
 
 @dataclass(frozen=True)
 class Snapshot:
-    """A game as read from Redis at one version (state and cards still encoded)."""
+    """A game as read from Redis at one version (state and cards still encoded): its status,
+    decisions and deadline at ``version``, its state at ``state_version`` and the log entries
+    between (see :mod:`packplay.table.rebuild`)."""
 
     meta: GameMeta
     status: Status
@@ -88,6 +91,10 @@ class Snapshot:
     decisions: bytes | None
     deadline: float | None
     taken: int
+    state_version: int | None = None
+    """The version ``state`` is at (None: ``version``)."""
+    entries: tuple[bytes, ...] = ()
+    """The log entries of the versions after ``state_version`` up to ``version``, encoded."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +104,8 @@ class Commit:
     game_id: str
     expected: int
     status: Status
-    state: bytes
+    state: bytes | None
+    """The state at the new version, when a snapshot is due (None: the log entry only)."""
     decisions: bytes
     entry: LogEntry
     entry_bytes: bytes

@@ -14,7 +14,7 @@ however many connections share the audience.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,15 +156,13 @@ class HeldViews:
             self._held[audience] = _Held(private, legal_of(copy, audience), hidden)
         return _message(copy, audience, values)
 
-    def change(self, copy: GameCopy, step: Step, before: Any = None) -> Change | None:
-        """What ``step`` changed for every audience (the copy has moved to it from the
-        state ``before``; when it is not given, anything may have); None when no audience
-        holds a view."""
+    def change(self, copy: GameCopy, step: Step) -> Change | None:
+        """What ``step`` changed for every audience (the copy has moved to it): the parts its
+        events say it may change are shown again; None when no audience holds a view."""
         values = self._shared
         if values is None:
             return None
-        layout, state = copy.layout, copy.state
-        touched = layout.everything if before is None else layout.touched(before, state)
+        layout, state, touched = copy.layout, copy.state, step.touched
         fields = shared_fields(copy)
         field_ops: list[PatchOp] = []
         for name, was, now in zip(_SHARED_FIELDS, self._fields, fields, strict=True):
@@ -257,10 +255,15 @@ RenderedMessage = ServerMessage | dict[str, Any]
 """A message as a typed struct, or already in plain form (a whole view message)."""
 
 
-class Frames:
-    """Messages for one audience, encoded on first use per encoding, then shared."""
+FrameFunction = Callable[[bytes, bool], bytes]
+"""Makes the frame of one encoded message (text or not) as it goes on a connection's wire."""
 
-    __slots__ = ("_encoded", "action_id", "messages", "version")
+
+class Frames:
+    """Messages for one audience, encoded on first use per encoding, then shared; framed on
+    first use per framing, then shared by every connection that frames alike."""
+
+    __slots__ = ("_encoded", "_framed", "action_id", "messages", "version")
 
     def __init__(
         self, version: int, messages: Sequence[RenderedMessage], action_id: str | None = None
@@ -271,6 +274,22 @@ class Frames:
         self.action_id = action_id
         """The action this update acknowledges (in the acting seat's frames only)."""
         self._encoded: dict[Encoding, list[bytes]] = {}
+        self._framed: dict[tuple[Encoding, Hashable], bytes] | None = None
+
+    def framed(self, encoding: Encoding, framing: Hashable | None, frame: FrameFunction) -> bytes:
+        """The messages as they go on the wire, back to back: ``framing`` names how ``frame``
+        makes them (equal framings, equal bytes); None, they are made for this one call."""
+        text = encoding is Encoding.JSON
+        if framing is None:
+            return b"".join([frame(message, text) for message in self.encoded(encoding)])
+        framed = self._framed
+        if framed is None:
+            framed = self._framed = {}
+        key = (encoding, framing)
+        found = framed.get(key)
+        if found is None:
+            found = framed[key] = b"".join([frame(message, text) for message in self.encoded(encoding)])
+        return found
 
     def encoded(self, encoding: Encoding) -> list[bytes]:
         found = self._encoded.get(encoding)

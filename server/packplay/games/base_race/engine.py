@@ -41,6 +41,7 @@ class BaseRace(Game[BaseRaceState]):
     action_type: ClassVar[Any] = Action
     deal_type: ClassVar[type[BaseRaceDeal]] = BaseRaceDeal
     view_type: ClassVar[type[View]] = View
+    event_changes = views.CHANGES
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> BaseRaceState:
         return new_state(config, seed, catalog, boosters, self.default_sets)

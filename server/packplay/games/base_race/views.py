@@ -6,7 +6,8 @@ from functools import cache
 
 from packplay.games.base import Audience
 from packplay.games.base_race.state import ROW_COL, SEATS, BaseRaceState
-from packplay.games.layout import Part, ViewLayout, private, shared
+from packplay.games.layout import Changes, Part, ViewLayout, private, shared
+from packplay_protocol.games import base_race as events
 from packplay_protocol.games.base_race import Phase, Piece, View
 from packplay_protocol.games.common import GameResult, game_result
 
@@ -140,3 +141,17 @@ def known_cards(state: BaseRaceState, audience: Audience) -> list[str]:
     known += [c for c in state.board if c is not None and (owners[c] == audience or c in revealed)]
     known.sort()
     return known
+
+
+_TURN = ("turn", "normal_seat", "extra_turns", "moves")
+CHANGES: dict[type, Changes] = {
+    events.LaidOut: Changes(own=("hands",), table=("board", "laid_out")),
+    events.BoardSet: Changes(table=("board", "laid_out", "hands", "owners", *_TURN)),
+    events.Moved: Changes(table=("board", *_TURN)),
+    events.Battle: Changes(
+        table=("board", "discard", "revealed", "out", "set_aside", "winner", "draw", "end_reason", *_TURN)
+    ),
+    events.TurnStarted: Changes(table=_TURN),
+    events.GameOver: Changes(table=("end_reason", "winner", "draw", "revealed", *_TURN)),
+}
+"""What each of the game's events changes (see :class:`packplay.games.layout.Changes`)."""

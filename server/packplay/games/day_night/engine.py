@@ -31,6 +31,7 @@ class DayNight(Game[DayNightState]):
     action_type = Action
     deal_type = DayNightDeal
     view_type = View
+    event_changes = views.CHANGES
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> DayNightState:
         return setup.new_game(config, seed, catalog, boosters)

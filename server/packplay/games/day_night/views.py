@@ -15,7 +15,8 @@ from functools import cache
 from packplay.games.base import Audience
 from packplay.games.day_night.flow import scores
 from packplay.games.day_night.state import SEATS, DayNightState
-from packplay.games.layout import Part, ViewLayout, private, shared
+from packplay.games.layout import Changes, Part, ViewLayout, private, shared
+from packplay_protocol.games import day_night as events
 from packplay_protocol.games.day_night import Role, SlotView, View
 
 
@@ -68,25 +69,27 @@ def seat_parts(seat: int) -> list[Part[DayNightState]]:
         return tuple(state.buried[seat]) if own(state, audience) else None
 
     return [
-        shared(f"{at}/seat", lambda state: seat, ()),
-        shared(f"{at}/role", lambda state: state.role(seat), ("day_seat",)),
-        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",)),
-        private(f"{at}/hand", hand, ("hands", "phase")),
+        shared(f"{at}/seat", lambda state: seat, (), seat),
+        shared(f"{at}/role", lambda state: state.role(seat), ("day_seat",), seat),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",), seat),
+        private(f"{at}/hand", hand, ("hands", "phase"), seat),
         private(
             f"{at}/row",
             lambda state, audience: row_view(state, seat, own(state, audience)),
             ("rows", "revealed", "duds", "colors", "phase"),
+            seat,
         ),
-        shared(f"{at}/pile", lambda state: tuple(state.piles[seat]), ("piles",)),
-        shared(f"{at}/discarded", lambda state: tuple(state.discards[seat]), ("discards",)),
-        private(f"{at}/buried", buried, ("buried", "phase")),
-        shared(f"{at}/buried_count", lambda state: len(state.buried[seat]), ("buried",)),
-        shared(f"{at}/set_aside", lambda state: tuple(state.set_aside[seat]), ("set_aside",)),
-        shared(f"{at}/placed", lambda state: bool(state.rows[seat]), ("rows",)),
+        shared(f"{at}/pile", lambda state: tuple(state.piles[seat]), ("piles",), seat),
+        shared(f"{at}/discarded", lambda state: tuple(state.discards[seat]), ("discards",), seat),
+        private(f"{at}/buried", buried, ("buried", "phase"), seat),
+        shared(f"{at}/buried_count", lambda state: len(state.buried[seat]), ("buried",), seat),
+        shared(f"{at}/set_aside", lambda state: tuple(state.set_aside[seat]), ("set_aside",), seat),
+        shared(f"{at}/placed", lambda state: bool(state.rows[seat]), ("rows",), seat),
         shared(
             f"{at}/committed",
             lambda state: state.phase in ("replace", "declare") and state.choices[seat] is not None,
             ("phase", "choices"),
+            seat,
         ),
     ]
 
@@ -140,3 +143,41 @@ def hidden_from(state: DayNightState, audience: Audience) -> frozenset[str]:
 def known_cards(state: DayNightState, audience: Audience) -> list[str]:
     """Every card id not hidden from ``audience``, sorted (the audience's card table)."""
     return sorted(state.cards.keys() - hidden_from(state, audience))
+
+
+_ROUND = (
+    "round", "k", "phase", "hands", "rows", "piles", "discards", "buried", "set_aside",
+    "revealed", "slot", "duds", "colors", "outcomes", "need", "choices", "public",
+)  # fmt: skip
+CHANGES: dict[type, Changes] = {
+    events.RowPlaced: Changes(own=("hands", "rows")),
+    events.HandDiscarded: Changes(own=("hands", "discards", "buried", "set_aside"), table=("public",)),
+    events.ChoiceCommitted: Changes(own=("choices",)),
+    events.CardReplaced: Changes(
+        own=("choices", "discards", "hands", "rows", "colors", "duds"), table=("need", "phase", "public")
+    ),
+    events.ColorDeclared: Changes(own=("choices", "colors"), table=("need", "phase", "public")),
+    events.CardIsDud: Changes(own=("duds", "colors"), table=("public",)),
+    events.PairRevealed: Changes(
+        table=("revealed", "slot", "colors", "duds", "need", "phase", "public", "choices")
+    ),
+    events.PairResolved: Changes(
+        table=(
+            "outcomes",
+            "piles",
+            "slot",
+            "duds",
+            "revealed",
+            "need",
+            "phase",
+            "public",
+            "choices",
+            "colors",
+            "k",
+        )
+    ),
+    events.RoundEnded: Changes(table=_ROUND),
+    events.RoundStarted: Changes(table=_ROUND),
+    events.GameEnded: Changes(table=_ROUND),
+}
+"""What each of the game's events changes (see :class:`packplay.games.layout.Changes`)."""

@@ -41,6 +41,7 @@ class MishraFactory(Game[MishraFactoryState]):
     action_type = Action
     deal_type = MishraFactoryDeal
     view_type = View
+    event_changes = views.CHANGES
 
     def _setup(
         self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters

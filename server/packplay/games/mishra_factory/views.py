@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from functools import cache
 
 from packplay.games.base import Audience
-from packplay.games.layout import Part, ViewLayout, private, shared
+from packplay.games.layout import Changes, Part, ViewLayout, private, shared
 from packplay.games.mishra_factory.scoring import score_lines
 from packplay.games.mishra_factory.state import Collected, MishraFactoryState
+from packplay_protocol.games import mishra_factory as events
 from packplay_protocol.games.mishra_factory import GROUPS, Collection, Group, View
 
 
@@ -52,7 +53,10 @@ def layout(players: int) -> ViewLayout[MishraFactoryState]:
 
 def _collection_part(seat: int) -> Part[MishraFactoryState]:
     return shared(
-        f"/collections/{seat}", lambda state: collection_of(state.collections[seat], seat), ("collections",)
+        f"/collections/{seat}",
+        lambda state: collection_of(state.collections[seat], seat),
+        ("collections",),
+        seat,
     )
 
 
@@ -72,3 +76,13 @@ def zones(state: MishraFactoryState) -> dict[str, list[str]]:
 def hidden_from(state: MishraFactoryState, audience: Audience) -> frozenset[str]:
     """The deck's cards, for every audience alike."""
     return frozenset(state.deck)
+
+
+CHANGES: dict[type, Changes] = {
+    events.Taken: Changes(
+        own=("collections",), table=("belt", "discarded", "set_aside", "turn", "turn_number")
+    ),
+    events.Refilled: Changes(table=("belt", "deck")),
+    events.Ended: Changes(table=("turn", "turn_number")),
+}
+"""What each of the game's events changes (see :class:`packplay.games.layout.Changes`)."""

@@ -43,6 +43,7 @@ class WeddingPlanner(Game[WeddingState]):
     action_type: ClassVar[Any] = Action
     deal_type: ClassVar[type[WeddingPlannerDeal]] = WeddingPlannerDeal
     view_type: ClassVar[type[View]] = View
+    event_changes = views.CHANGES
 
     def _setup(self, config: GameConfig, seed: int, catalog: Any, boosters: GivenBoosters) -> WeddingState:
         return new_state(config, seed, catalog, boosters, self.default_sets)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cache
 
 from packplay.games.base import Audience
-from packplay.games.layout import Part, ViewLayout, private, shared
+from packplay.games.layout import Changes, Part, ViewLayout, private, shared
 from packplay.games.wedding_planner.moves import final_scores
 from packplay.games.wedding_planner.scoring import winners
 from packplay.games.wedding_planner.state import (
@@ -26,6 +26,7 @@ from packplay.games.wedding_planner.state import (
     players,
     turns_taken,
 )
+from packplay_protocol.games import wedding_planner as events
 from packplay_protocol.games.wedding_planner import Score, View
 
 OVER = ("turns_done", "hands")
@@ -94,13 +95,15 @@ def _seat_parts(seat: int) -> list[Part[WeddingState]]:
         return final_scores(state)[seat] if is_over(state) else None
 
     return [
-        shared(f"{at}/seat", lambda state: seat, ()),
-        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",)),
-        private(f"{at}/cards", cards, ("revealed", *OVER)),
-        shared(f"{at}/has_theme", lambda state: state.themes[seat] is not None, ("themes",)),
-        private(f"{at}/theme", theme, ("themes", *OVER)),
-        shared(f"{at}/turns_taken", lambda state: turns_taken(state, seat), ("first_seat", "turns_done")),
-        shared(f"{at}/score", score, ("themes", *OVER)),
+        shared(f"{at}/seat", lambda state: seat, (), seat),
+        shared(f"{at}/hand_count", lambda state: len(state.hands[seat]), ("hands",), seat),
+        private(f"{at}/cards", cards, ("revealed", *OVER), seat),
+        shared(f"{at}/has_theme", lambda state: state.themes[seat] is not None, ("themes",), seat),
+        private(f"{at}/theme", theme, ("themes", *OVER), seat),
+        shared(
+            f"{at}/turns_taken", lambda state: turns_taken(state, seat), ("first_seat", "turns_done"), seat
+        ),
+        shared(f"{at}/score", score, ("themes", *OVER), seat),
     ]
 
 
@@ -131,3 +134,12 @@ def hidden_from(state: WeddingState, audience: Audience) -> frozenset[str]:
         if theme is not None:
             hidden.add(theme)
     return frozenset(hidden)
+
+
+CHANGES: dict[type, Changes] = {
+    events.Drew: Changes(own=("hands",), table=("draw", "phase")),
+    events.Took: Changes(own=("hands",), table=("discard", "phase", "revealed")),
+    events.Discarded: Changes(own=("hands",), table=("discard", "phase", "revealed", "turns_done")),
+    events.Revealed: Changes(table=("phase", "revealed")),
+}
+"""What each of the game's events changes (see :class:`packplay.games.layout.Changes`)."""

@@ -32,6 +32,7 @@ from packplay.server.play.errors import GameMissing, GameNotStarted, Refused
 from packplay.server.storage.games import GameStore
 from packplay.table import rendering
 from packplay.table.game_copy import GameCopy, Step
+from packplay.table.rebuild import rebuild
 from packplay.table.records import LogEntry, Snapshot, decode_entry
 from packplay.table.rendering import Change, Frames, HeldViews, ViewDoc
 from packplay_protocol.errors import ErrorCode
@@ -127,11 +128,10 @@ class LocalGame:
         """Move the copy one version on and send every local watcher its update."""
         copy = self.copy
         assert copy is not None and step.version == copy.version + 1
-        before = copy.state
         copy.advance(step)
         self.last_active = time.monotonic()
         over = rendering.game_over(copy) if step.status == "finished" else None
-        change = self.views.change(copy, step, before)
+        change = self.views.change(copy, step)
         for audience, watchers in self.watchers.items():
             if watchers:
                 frames = self._update(copy, change, step, audience, over)
@@ -277,7 +277,8 @@ class LocalGames:
         return game.copy
 
     def copy_of(self, snapshot: Snapshot) -> GameCopy | None:
-        return GameCopy.from_snapshot(snapshot, get_game(snapshot.meta.config.game), self._catalog())
+        """The game at the snapshot's version: its log entries applied to its state."""
+        return rebuild(snapshot, get_game(snapshot.meta.config.game), self._catalog())
 
     async def catch_up(
         self, game: LocalGame, missed: tuple[bytes, ...] = (), until: int | None = None

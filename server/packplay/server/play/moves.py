@@ -22,7 +22,7 @@ from packplay.server.play.errors import GameMissing, GameNotStarted
 from packplay.server.play.local_games import LocalGame, LocalGames
 from packplay.server.settings import Settings
 from packplay.server.storage.errors import StorageUnavailable
-from packplay.server.storage.games import GameStore, answer_field
+from packplay.server.storage.games import GameStore, answer_field, snapshot_due
 from packplay.table import decisions
 from packplay.table.decide import decide, rejected, same_or_duplicate, seat_limited
 from packplay.table.game_copy import GameCopy, Step, digest
@@ -49,6 +49,7 @@ class Moves:
         self.now = now
         self.seat_limit = Rate(settings.actions_per_second, settings.action_burst)
         self.grace = settings.house_grace
+        self.snapshot_every = settings.snapshot_every
         self._house: list[Committed] = []
         self._finished: list[Committed] = []
         self.answered: Answered | None = None
@@ -115,7 +116,8 @@ class Moves:
             game_id=copy.game_id,
             expected=copy.version,
             status=step.status,
-            state=step.state_bytes,
+            # The state is encoded for Redis only when a snapshot is due: the log entry is the truth.
+            state=step.state_bytes if snapshot_due(step.version, finished, self.snapshot_every) else None,
             decisions=decisions.encode(step.decisions),
             entry=step.entry,
             entry_bytes=step.entry_bytes,

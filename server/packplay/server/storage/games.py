@@ -1,14 +1,18 @@
 """Game state in Redis: the only home of every game, shared by all server processes.
 
 A game is six keys (see :func:`packplay.server.storage.keys.game_keys`): a hash of its status,
-version, decisions, deadline, its keys' lifetime, its seats' limits of actions and the
-processes watching it; its set-up (its meta, and its card table packed, each card by its
-catalog identity); its current state; a hash of its taken seats; its log, a list with one
-entry per version (the action that made it; entry 0 holds the dealt state, packed); a hash
-of the answers given to action ids. Every change of version goes through one Lua script
-that compares and sets the version, appends the entry, records the seat's answer and sends
-the entry to the other watching processes, all at once (when writes wait for replicas, the
-entry is sent once they hold it: :meth:`GameStore.commit`).
+version, decisions, deadline, its keys' lifetime, its seats' limits of actions, the
+processes watching it and the version of its snapshot; its set-up (its meta, and its card
+table packed, each card by its catalog identity); its snapshot (its state at some version);
+a hash of its taken seats; its log, a list with one entry per version (the action that made
+it; entry 0 holds the dealt state, packed); a hash of the answers given to action ids.
+Every change of version goes through one Lua script that compares and sets the version,
+appends the entry, records the seat's answer and sends the entry to the other watching
+processes, all at once (when writes wait for replicas, the entry is sent once they hold
+it: :meth:`GameStore.commit`). The log is the truth: a commit writes the state only when
+its caller sends a snapshot (every so many versions and at the end, see
+:func:`snapshot_due`), and a reader rebuilds the game from the snapshot and the entries
+after it (:meth:`GameStore.load`, :mod:`packplay.table.rebuild`).
 Every command travels in the process's :class:`~packplay.server.storage.pipeline.Pipeline`.
 
 Every script touches the keys of one shard only (one hash slot; see
@@ -54,6 +58,13 @@ log = logging.getLogger(__name__)
 
 
 NO_LIMIT: list[float | int | str] = ["", ""]
+
+
+def snapshot_due(version: int, finished: bool, every: int) -> bool:
+    """Whether the commit of ``version`` writes the state: every ``every`` versions and at the end.
+    A reader then applies fewer than ``every`` entries to the snapshot it reads. Decided by the
+    version alone, so the process that wins a race writes the snapshot the loser would have."""
+    return finished or version % every == 0
 
 
 def limit_args(rate: Rate | None) -> list[float | int | str]:
@@ -320,13 +331,14 @@ class GameStore:
     # play
 
     async def load(self, game_id: str, watch: bool = False) -> Snapshot | None:
-        """The game now; with ``watch`` this process is also sent its next entries."""
-        fields, setup, state, seats = await self.pipeline.run(
+        """The game now: its last snapshot and the log entries after it (see
+        :mod:`packplay.table.rebuild`); with ``watch`` this process is also sent its next entries."""
+        fields, setup, state, seats, entries = await self.pipeline.run(
             _LOAD, list(keys.game_keys(game_id)), [self.process_id if watch else "", self._barrier]
         )
         if not fields or not setup:
             return None
-        return _snapshot(_pairs(fields), setup, state, int(seats) // 2)
+        return _snapshot(_pairs(fields), setup, state, int(seats) // 2, tuple(entries))
 
     async def versions(self, game_ids: list[str]) -> list[int | None]:
         """The version each game is at (None: gone), in one batch."""
@@ -378,7 +390,7 @@ class GameStore:
                 answer_field(seat, action_id) if action_id else "",
                 encode(commit.answer),
                 commit.status,
-                commit.state,
+                commit.state or "",
                 commit.decisions,
                 "" if commit.deadline is None else repr(commit.deadline),
                 commit.entry_bytes,
@@ -520,8 +532,11 @@ def _pairs(flat: list[bytes]) -> dict[bytes, bytes]:
     return dict(zip(flat[::2], flat[1::2], strict=True))
 
 
-def _snapshot(raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, taken: int) -> Snapshot:
+def _snapshot(
+    raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, taken: int, entries: tuple[bytes, ...]
+) -> Snapshot:
     deadline = raw.get(b"deadline") or b""
+    at = raw.get(b"snapshot")
     return Snapshot(
         meta=decode_meta(setup[0]),
         status=raw[b"status"].decode(),  # type: ignore[arg-type]
@@ -531,6 +546,8 @@ def _snapshot(raw: dict[bytes, bytes], setup: list[bytes], state: bytes | None, 
         decisions=raw.get(b"decisions"),
         deadline=float(deadline) if deadline else None,
         taken=taken,
+        state_version=None if at is None else int(at),
+        entries=entries,
     )
 
 

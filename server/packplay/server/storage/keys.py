@@ -101,8 +101,9 @@ def tournament_key(tournament_id: str, suffix: str = "") -> str:
 
 def game(game_id: str) -> str:
     """Hash of small fields: status, version, seats' decisions, turn deadline, game name, players,
-    and ``watchers``: the ids of the server processes with a connection on the game (they are
-    sent its entries), separated by spaces."""
+    ``snapshot``: the version of the state stored (:func:`state`), and ``watchers``: the ids of
+    the server processes with a connection on the game (they are sent its entries), separated
+    by spaces."""
     return game_key(game_id)
 
 
@@ -112,7 +113,9 @@ def setup(game_id: str) -> str:
 
 
 def state(game_id: str) -> str:
-    """String: the game's state at its current version (its card table aside)."""
+    """String: the game's last snapshot: its state (its card table aside) at the version the
+    game hash's ``snapshot`` field names (a game stored before snapshots has no such field:
+    its state is at its version). The log's entries after that version lead to the game now."""
     return game_key(game_id, "state")
 
 

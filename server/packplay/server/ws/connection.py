@@ -222,6 +222,7 @@ class Connection:
         "session",
         "socket",
         "spectating",
+        "text",
         "watching",
         "wire",
     )
@@ -245,9 +246,9 @@ class Connection:
         self.runtime = runtime
         self.encoding = negotiated.encoding
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
-        text = negotiated.encoding is Encoding.JSON
+        self.text = negotiated.encoding is Encoding.JSON
         limit = runtime.settings.send_queue
-        self.queue = SendQueue(self.wire, text, limit, writes, socket.close, self._gone)
+        self.queue = SendQueue(self.wire, limit, writes, socket.close, self._gone)
         """Frames on their way out."""
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
@@ -272,7 +273,11 @@ class Connection:
     # the local game's and the runtime's side
 
     def deliver(self, frames: Frames) -> None:
-        self._follow(self.session.deliver(frames))
+        outgoing = self.session.deliver(frames)
+        if len(outgoing) == 1 and outgoing[0] is frames and self.closing is None:
+            self._send_frames(frames)  # the frames alone, as for every spectator of a move
+            return
+        self._follow(outgoing)
 
     def resync(self) -> None:
         self._follow(self.session.resync())
@@ -409,14 +414,21 @@ class Connection:
         if isinstance(out, Close):
             self._end(out)
         elif isinstance(out, Frames):
-            for frame in out.encoded(self.encoding):
-                self._send(frame)
+            self._send_frames(out)
         else:
-            self._send(encode(out, self.encoding))
+            self._send(self.wire.frame(encode(out, self.encoding), self.text))
+
+    def _send_frames(self, frames: Frames) -> None:
+        """A version's messages, framed as this connection's wire frames them (shared with
+        every connection of the same audience that frames alike)."""
+        wire = self.wire
+        framed = frames.framed(self.encoding, wire.framing, wire.frame)
+        if framed:
+            self._send(framed)
 
     def _send(self, frame: bytes) -> None:
         if not self.queue.put(frame):
-            log.info("closing a connection whose send queue is full (%s frames)", self.queue.limit)
+            log.info("closing a connection whose send queue is full (%s writes)", self.queue.limit)
             self.runtime.metrics.slow_clients.inc()
             self._end(Close(CloseCode.RESUME_REQUIRED, "send queue full: reconnect and resume"))
             return

@@ -1,12 +1,16 @@
-"""A connection's frames on their way out: held to the end of the loop's turn, written back to
-back, queued while the client does not read, and the close frame after them.
+"""A connection's frames on their way out: held to the end of the loop's turn, written in one
+write, queued while the client does not read, and the close frame after them.
+
+What is queued is frames as they go on the wire (framed, compressed if negotiated): an
+update that many connections share is framed once for all of them
+(:meth:`packplay.table.rendering.Frames.framed`).
 
 Held to the end of the turn (:class:`WriteBatch`). A commit batch's replies resume many
 moves in one turn, and each move renders and sends updates to its seats. Written as each
 is made, every frame reaches a peer that has gone back to waiting since the last one, and
 waking it makes the write several times dearer on a virtual machine than the write itself
 (``load/bench_hot_path.py``). Held until the turn's work is done, the frames go out back to
-back: the peers wake once per turn and read them all.
+back, in one write per connection: the peers wake once per turn and read them all.
 
 Queued while the client does not read. When the socket's buffer is full (the protocol
 says so: flow control), frames wait in the queue until the client reads again; a queue
@@ -67,8 +71,8 @@ class WriteBatch:
 class Wire(Protocol):
     """Where frames are written: the WebSocket protocol of the connection."""
 
-    def write(self, frame: bytes, text: bool) -> bool:
-        """Write one message now; false when the connection is closing."""
+    def write(self, frames: bytes) -> bool:
+        """Write frames now; false when the connection is closing."""
 
     @property
     def writable(self) -> Any:
@@ -88,22 +92,20 @@ class SendQueue:
         "_held",
         "_waiting",
         "limit",
-        "text",
         "wire",
     )
 
     def __init__(
         self,
         wire: Wire,
-        text: bool,
         limit: int,
         batch: WriteBatch,
         close: Callable[[int, str], Awaitable[None]],
         gone: Callable[[], None],
     ) -> None:
         self.wire = wire
-        self.text = text
         self.limit = limit
+        """Writes a connection holds behind a client that does not read, before it is closed."""
         self._batch = batch
         self._close = close
         """Sends the close frame (the ASGI close, through the protocol)."""
@@ -118,8 +120,9 @@ class SendQueue:
         self._closer: asyncio.Task[None] | None = None
 
     def put(self, frame: bytes) -> bool:
-        """Queue a frame for the end of the turn; false (nothing queued) when the queue is full
-        behind a write that waits: the client is too slow."""
+        """Queue frames (one message's or a turn's, as they go on the wire) for the end of the
+        turn; false (nothing queued) when the queue is full behind a write that waits: the
+        client is too slow."""
         frames = self._frames
         if self._waiting and frames is not None and len(frames) >= self.limit:
             return False
@@ -161,11 +164,11 @@ class SendQueue:
         """Write what is queued, then the close frame; stop while the client does not read
         (the wire says when it does again)."""
         frames, wire = self._frames, self.wire
-        while frames:
+        if frames:
             if not wire.writable.is_set():
                 self._waiting = True
                 return
-            if not wire.write(frames.popleft(), self.text):
+            if not wire.write(frames[0] if len(frames) == 1 else b"".join(frames)):
                 self._failed()
                 return
         self._frames = None

@@ -384,6 +384,8 @@ class Session:
             self._acked = (version, frames.action_id)
             if self._awaiting.get(version) == frames.action_id:
                 del self._awaiting[version]
+        if not self._awaiting:  # (most deliveries: a spectator's, a seat's between its moves)
+            return [frames]
         return [frames, *self._acknowledged()]
 
     def _acknowledged(self) -> list[Outgoing]:

@@ -3,7 +3,8 @@
 
   KEYS  1-6 the game's keys (keys.game_keys); 7 the shard's clock index; 8 its
         started-games index
-  ARGV  1 meta; 2 game name; 3 players; 4 ttl; 5 game id; 6 cards (packed); 7 state;
+  ARGV  1 meta; 2 game name; 3 players; 4 ttl; 5 game id; 6 cards (packed); 7 state
+        (the snapshot at version 0);
         8 decisions; 9 deadline ('': none); 10 the state packed (entry 0 of the log);
         then per seat: hashed token, name
   Returns 'ok'
@@ -12,7 +13,7 @@
 --- @include "lifetimes"
 
 redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'active', 'version', 0,
-  'decisions', ARGV[8], 'deadline', ARGV[9])
+  'snapshot', 0, 'decisions', ARGV[8], 'deadline', ARGV[9])
 redis.call('RPUSH', KEYS[2], ARGV[1], ARGV[6])
 redis.call('SET', KEYS[3], ARGV[7])
 for i = 11, #ARGV, 2 do

@@ -3,8 +3,8 @@
 
   KEYS  1-6 the game's keys (keys.game_keys); 7 the shard's clock index; 8 its
         started-games index
-  ARGV  1 cards (packed); 2 state; 3 decisions; 4 deadline ('': none); 5 ttl; 6 game id;
-        7 the state packed (entry 0 of the log)
+  ARGV  1 cards (packed); 2 state (the snapshot at version 0); 3 decisions; 4 deadline
+        ('': none); 5 ttl; 6 game id; 7 the state packed (entry 0 of the log)
   Returns 'ok', or 'not_starting' when another process started it first
 ]]
 --- @include "indexes"
@@ -20,6 +20,6 @@ if ARGV[4] ~= '' then
   keep(KEYS[7], tonumber(ARGV[5]))
 end
 index(KEYS[8], ARGV[6], tonumber(ARGV[5]))
-redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'decisions', ARGV[3], 'deadline', ARGV[4],
-  'expires', live(now(), tonumber(ARGV[5])))
+redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'snapshot', 0, 'decisions', ARGV[3],
+  'deadline', ARGV[4], 'expires', live(now(), tonumber(ARGV[5])))
 return 'ok'
