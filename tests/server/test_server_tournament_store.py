@@ -142,6 +142,33 @@ async def test_a_result_is_recorded_once(tstore: TournamentStore) -> None:
     assert snapshot is not None and snapshot.results == {"1:1": first}
 
 
+async def test_the_record_counts_the_round_s_results_once_each(tstore: TournamentStore) -> None:
+    await tstore.create(_meta(), 60)
+    first, second = Result(winners=(0,)), Result(winners=(1,))
+    assert await tstore.record_counted("t1", 2, 1, first, 60) == (first, 1)
+    assert await tstore.record_counted("t1", 2, 1, second, 60) == (first, 1), "a table counts once"
+    assert await tstore.record_counted("t1", 2, 2, second, 60) == (second, 2)
+    assert await tstore.record_counted("t1", 3, 1, second, 60) == (second, 1), "each round its own"
+    assert await tstore.result("t1", 2, 2) == second
+    assert await tstore.result("t1", 2, 3) is None
+
+
+async def test_the_probe_and_the_seats_of_some_players(tstore: TournamentStore) -> None:
+    assert await tstore.probe("t1") is None
+    await tstore.create(_meta(), 60)
+    snapshot = await tstore.load("t1")
+    assert snapshot is not None
+    await tstore.update(snapshot, {"round": 1}, 60, running="add")
+    await tstore.seat("t1", 1, 1, "g1", {"a": (0, "ta"), "b": (1, "tb")}, 60)
+    await tstore.seat("t1", 1, 2, "g2", {"c": (0, "tc"), "d": (1, "td")}, 60)
+    await tstore.record("t1", 1, 2, Result(winners=(0,)), 60)
+    probe = await tstore.probe("t1")
+    assert probe is not None
+    assert (probe.version, probe.round, probe.games, probe.done) == (snapshot.version + 1, 1, 2, 1)
+    seats = await tstore.seats_of("t1", 1, ["a", "d", "nobody"])
+    assert seats == {"a": ("g1", 0, "ta"), "d": ("g2", 1, "td")}
+
+
 async def test_every_key_of_a_tournament_expires(tstore: TournamentStore, private_url: str) -> None:
     await tstore.create(_meta(), 60)
     await tstore.put_player("t1", 0, _player("a", 1), 70)

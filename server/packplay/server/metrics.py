@@ -36,6 +36,9 @@ class Tallies(Collector):
         """Messages queued to clients so far (the WebSocket tier counts them)."""
         self.redis: Callable[[], tuple[int, int]] = lambda: (0, 0)
         """Batches and commands sent to Redis so far (the storage pipeline counts them)."""
+        self.tournament_pushes: Callable[[], tuple[int, float]] = lambda: (0, 0.0)
+        """Pushes of a tournament's round and standings to its watchers so far, and the CPU
+        seconds they took (the tournament feeds count them)."""
 
     def collect(self) -> Iterator[Metric]:
         actions = CounterMetricFamily(
@@ -62,6 +65,17 @@ class Tallies(Collector):
             "packplay_redis_batches", "Batches of commands sent to Redis (one round trip each)", value=batches
         )
         yield CounterMetricFamily("packplay_redis_commands", "Commands sent to Redis", value=commands)
+        pushes, push_seconds = self.tournament_pushes()
+        yield CounterMetricFamily(
+            "packplay_tournament_pushes",
+            "Pushes of a tournament's round and standings to its watchers (each to all of them)",
+            value=pushes,
+        )
+        yield CounterMetricFamily(
+            "packplay_tournament_push_cpu_seconds",
+            "CPU seconds spent making and queuing those pushes",
+            value=push_seconds,
+        )
 
 
 class Metrics:

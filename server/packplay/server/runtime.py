@@ -137,6 +137,8 @@ class Runtime:
             tournament_store, self.authority, settings, self.process_id, announce=tournament_store.announce
         )
         self.feeds = TournamentFeeds(self.tournaments)
+        feeds = self.feeds
+        self.metrics.tallies.tournament_pushes = lambda: (feeds.pushes, feeds.push_seconds)
         self.fanout = Fanout(self.store, self.authority.games, self.feeds)
         await self.fanout.start()
         self._clock_task = asyncio.create_task(self._clocks(), name="packplay-clocks")

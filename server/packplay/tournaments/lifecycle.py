@@ -54,7 +54,7 @@ def table_in(snapshot: TournamentSnapshot, seats: dict[str, tuple[str, int, str]
     paired = snapshot.pairings.get(number)
     if paired is None or player_id in paired.byes:
         return table("bye" if paired is not None else "waiting")
-    mine = next((t for t in paired.tables if player_id in t.players), None)
+    mine = snapshot.table_of(number, player_id)
     seat = seats.get(player_id)
     if mine is None or seat is None:
         return table("waiting", table=None if mine is None else mine.number)

@@ -8,6 +8,7 @@ and result. :class:`TournamentSnapshot` is all of it at one version.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 import msgspec
@@ -80,7 +81,27 @@ class TournamentSnapshot:
         return [player.entrant() for player in self.players]
 
     def player(self, player_id: str) -> PlayerRecord | None:
-        return next((p for p in self.players if p.id == player_id), None)
+        return self._by_id.get(player_id)
+
+    def table_of(self, number: int, player_id: str) -> Table | None:
+        """The table of round ``number`` that seats the player (without its result)."""
+        return self._seating(number).get(player_id)
+
+    @cached_property
+    def _by_id(self) -> dict[str, PlayerRecord]:
+        return {p.id: p for p in self.players}
+
+    @cached_property
+    def _tables(self) -> dict[int, dict[str, Table]]:
+        return {}
+
+    def _seating(self, number: int) -> dict[str, Table]:
+        found = self._tables.get(number)
+        if found is None:
+            paired = self.pairings.get(number)
+            tables = paired.tables if paired is not None else ()
+            found = self._tables[number] = {p: t for t in tables for p in t.players}
+        return found
 
     def played(self, number: int) -> Round | None:
         """Round ``number`` with the results recorded so far."""
@@ -92,6 +113,13 @@ class TournamentSnapshot:
             for t in paired.tables
         )
         return msgspec.structs.replace(paired, tables=tables)
+
+    def complete(self, number: int) -> bool:
+        """Whether every table of round ``number`` has its result."""
+        paired = self.pairings.get(number)
+        return paired is not None and all(
+            table_field(number, t.number) in self.results for t in paired.tables
+        )
 
     def history(self) -> list[Round]:
         """Every paired round, with its results so far."""

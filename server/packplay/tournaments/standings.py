@@ -20,6 +20,11 @@ How a table counts for each of its players (the same rules for two seats and for
 Players are ranked by match points, then opponents' match-win %, game-win %, and
 opponents' game-win %; players equal on all four share a rank (listed in registration
 order). Percentages are exact fractions.
+
+:func:`standings` computes them from every round; a :class:`Ledger` keeps them result by
+result (each table counted once, each player's percentages and its opponents' sums
+updated where they change), for a server that hears of results one at a time. Both give
+the same lines.
 """
 
 from __future__ import annotations
@@ -132,6 +137,143 @@ def standings(entrants: Sequence[Entrant], rounds: Iterable[Round]) -> list[Stan
     return lines
 
 
+class Ledger:
+    """Standings kept up to date as results come: :meth:`lines` equals :func:`standings`
+    over the rounds whose tables and byes were added (each table and round added once).
+
+    A result changes the percentages of the table's players only, so only the sums of
+    their opponents' percentages move with it, and only those players' keys are made
+    again; ranking is then a sort by keys already known (by floats, exact ties kept exact:
+    see :meth:`lines`).
+    """
+
+    def __init__(self) -> None:
+        self._tallies: dict[str, _Tally] = defaultdict(_Tally)
+        self._match_win: dict[str, Fraction] = {}
+        self._game_win: dict[str, Fraction] = {}
+        self._opponents_match_win: dict[str, Fraction] = defaultdict(Fraction)
+        """Sum over every meeting of the opponent's match-win %."""
+        self._opponents_game_win: dict[str, Fraction] = defaultdict(Fraction)
+        self._keys: dict[str, tuple[Rough, Exact, Key]] = {}
+        """Each player's sort key as floats, as integers (to compare) and as fractions,
+        dropped when it may have changed."""
+
+    def add_byes(self, byes: Iterable[str]) -> None:
+        """A round's byes (add each round's once)."""
+        for bye in byes:
+            before = self._before([bye])
+            tally = self._tallies[bye]
+            tally.byes += 1
+            tally.match_points += WIN
+            tally.game_points += WIN
+            self._moved(before)
+
+    def add_table(self, players: Sequence[str], result: Result) -> None:
+        """A table's result (add each table once)."""
+        before = self._before(players)
+        for seat, player in enumerate(players):
+            _count_seat(self._tallies[player], players, seat, result)
+        self._moved(before)
+        for player in players:
+            tally = self._tallies[player]
+            self._keys.pop(player, None)
+            for other in players:
+                if other != player:
+                    tally.opponents.append(other)
+                    self._opponents_match_win[player] += self._match_win[other]
+                    self._opponents_game_win[player] += self._game_win[other]
+
+    def add_round(self, round_: Round) -> None:
+        """A round's byes and the tables that have a result."""
+        self.add_byes(round_.byes)
+        for table in round_.tables:
+            if table.result is not None:
+                self.add_table(table.players, table.result)
+
+    def lines(self, entrants: Sequence[Entrant]) -> list[Standing]:
+        """The standings of ``entrants`` (in registration order) as :func:`standings` gives them."""
+        present = [e for e in entrants if e.dropped != 0]
+        keyed = []
+        for order, entrant in enumerate(present):
+            rough, exact, key = self._keys.get(entrant.id) or self._made(entrant.id)
+            keyed.append((rough, order, exact, key, entrant))
+        keyed.sort(key=lambda item: (item[0], item[1]))
+        # Different floats are different fractions. Distinct percentages here are far apart
+        # for floats (small denominators), so equal floats are equal fractions; a run of
+        # equal floats whose fractions differ all the same is ordered exactly.
+        start = 0
+        for end in range(1, len(keyed) + 1):
+            if end == len(keyed) or keyed[end][0] != keyed[start][0]:
+                run = keyed[start:end]
+                if any(item[2] != run[0][2] for item in run[1:]):
+                    run.sort(key=lambda item: (tuple(-part for part in item[3]), item[1]))
+                    keyed[start:end] = run
+                start = end
+        lines: list[Standing] = []
+        for position, (rough, _, exact, key, entrant) in enumerate(keyed):
+            before = keyed[position - 1] if position else None
+            same = before is not None and before[0] == rough and before[2] == exact
+            rank = lines[-1].rank if same else position + 1
+            lines.append(self._line(entrant, rank, key))
+        return lines
+
+    def _made(self, player: str) -> tuple[Rough, Exact, Key]:
+        key = self._key(player)
+        rough = (-key[0], -float(key[1]), -float(key[2]), -float(key[3]))
+        exact = (key[0], *(n for part in key[1:] for n in (part.numerator, part.denominator)))
+        made = self._keys[player] = (rough, exact, key)
+        return made
+
+    def _line(self, entrant: Entrant, rank: int, key: Key) -> Standing:
+        tally = self._tallies.get(entrant.id) or _Tally()
+        return Standing(
+            id=entrant.id,
+            name=entrant.name,
+            rank=rank,
+            match_points=tally.match_points,
+            wins=tally.wins,
+            draws=tally.draws,
+            losses=tally.losses,
+            byes=tally.byes,
+            match_win=self._match_win.get(entrant.id, FLOOR),
+            opponents_match_win=key[1],
+            game_win=key[2],
+            opponents_game_win=key[3],
+            dropped=entrant.dropped is not None,
+        )
+
+    def _key(self, player: str) -> Key:
+        tally = self._tallies.get(player)
+        if tally is None or not tally.opponents:
+            points = 0 if tally is None else tally.match_points
+            game_win = FLOOR if tally is None else self._game_win[player]
+            return (points, FLOOR, game_win, FLOOR)
+        meetings = len(tally.opponents)
+        return (
+            tally.match_points,
+            self._opponents_match_win[player] / meetings,
+            self._game_win[player],
+            self._opponents_game_win[player] / meetings,
+        )
+
+    def _before(self, players: Iterable[str]) -> dict[str, tuple[Fraction, Fraction]]:
+        return {p: (self._match_win.get(p, FLOOR), self._game_win.get(p, FLOOR)) for p in players}
+
+    def _moved(self, before: dict[str, tuple[Fraction, Fraction]]) -> None:
+        """Each player's new percentages, and the change carried to its opponents' sums."""
+        for player, (match_was, game_was) in before.items():
+            tally = self._tallies[player]
+            match_win, game_win = tally.match_win(), tally.game_win()
+            self._match_win[player], self._game_win[player] = match_win, game_win
+            self._keys.pop(player, None)
+            if match_win == match_was and game_win == game_was:
+                continue
+            for other in tally.opponents:
+                self._keys.pop(other, None)
+                self._opponents_match_win[other] += match_win - match_was
+                self._opponents_game_win[other] += game_win - game_was
+
+
 def _tallies(entrants: Sequence[Entrant], rounds: Iterable[Round]) -> dict[str, _Tally]:
     tallies: dict[str, _Tally] = defaultdict(_Tally)
     for entrant in entrants:
@@ -151,19 +293,26 @@ def _tallies(entrants: Sequence[Entrant], rounds: Iterable[Round]) -> dict[str, 
 def _count_table(tallies: dict[str, _Tally], players: Sequence[str], result: Result) -> None:
     for seat, player in enumerate(players):
         tally = tallies[player]
-        points = match_points(result, seat)
-        tally.match_points += points
-        tally.game_points += game_points(result, len(players), seat)
-        if points == WIN:
-            tally.wins += 1
-        elif points == DRAW:
-            tally.draws += 1
-        else:
-            tally.losses += 1
+        _count_seat(tally, players, seat, result)
         tally.opponents.extend(other for other in players if other != player)
 
 
+def _count_seat(tally: _Tally, players: Sequence[str], seat: int, result: Result) -> None:
+    points = match_points(result, seat)
+    tally.match_points += points
+    tally.game_points += game_points(result, len(players), seat)
+    if points == WIN:
+        tally.wins += 1
+    elif points == DRAW:
+        tally.draws += 1
+    else:
+        tally.losses += 1
+
+
 Key = tuple[int, Fraction, Fraction, Fraction]
+Rough = tuple[int, float, float, float]
+Exact = tuple[int, ...]
+"""A key's fractions as lowest-terms numerators and denominators: equal keys, equal tuples."""
 
 
 def _line(entrant: Entrant, tally: _Tally, rank: int, key: Key) -> Standing:

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 
 from packplay.tournaments.model import Table
 from packplay.tournaments.records import TournamentConfig, TournamentSnapshot
-from packplay.tournaments.standings import standings
+from packplay.tournaments.standings import Ledger, standings
 from packplay_protocol.tournaments import (
     CreateTournament,
     PairedTable,
@@ -56,9 +56,11 @@ def summary_of(snapshot: TournamentSnapshot) -> TournamentSummary:
     )
 
 
-def standings_of(snapshot: TournamentSnapshot) -> Standings:
-    """The standings at the snapshot: every result recorded so far counts."""
-    history = snapshot.history()
+def standings_of(snapshot: TournamentSnapshot, ledger: Ledger | None = None) -> Standings:
+    """The standings at the snapshot: every result recorded so far counts (``ledger``: the
+    snapshot's results already counted, instead of counting every round again)."""
+    entrants = snapshot.entrants()
+    found = standings(entrants, snapshot.history()) if ledger is None else ledger.lines(entrants)
     lines = tuple(
         StandingLine(
             rank=line.rank,
@@ -75,12 +77,12 @@ def standings_of(snapshot: TournamentSnapshot) -> Standings:
             opponents_game_win=float(line.opponents_game_win),
             dropped=line.dropped,
         )
-        for line in standings(snapshot.entrants(), history)
+        for line in found
     )
     return Standings(
         tournament_id=snapshot.id,
         round=snapshot.round,
-        complete_rounds=sum(1 for r in history if r.complete),
+        complete_rounds=sum(1 for number in snapshot.pairings if snapshot.complete(number)),
         final=snapshot.status == "finished",
         lines=lines,
     )

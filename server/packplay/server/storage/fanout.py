@@ -55,8 +55,8 @@ class GameListener(Protocol):
 class NewsListener(Protocol):
     """Where tournaments' notices go (the process's tournament feeds)."""
 
-    def changed(self, tournament_id: str) -> None:
-        """A tournament changed: its followers here are told what."""
+    def changed(self, tournament_id: str, notice: bytes) -> None:
+        """A tournament changed (``notice`` may say what): its followers here are told what."""
 
     def resync_all(self) -> None:
         """Notices may have been lost: every followed tournament is read again."""
@@ -245,7 +245,7 @@ class Fanout:
                 log.exception("an entry for game %s could not be applied", game_id)
         elif kind == "pmessage" and self._feeds is not None:
             channel = bytes(message["channel"]).decode()
-            self._feeds.changed(channel[len(keys.NEWS_PREFIX) :])
+            self._feeds.changed(channel[len(keys.NEWS_PREFIX) :], bytes(message["data"]))
         elif kind in ("subscribe", "ssubscribe", "psubscribe"):
             # The client library subscribed again by itself after a break: entries were lost.
             raise Resubscribe("subscribed again after a break")

@@ -51,6 +51,20 @@ def round_field(round_number: int) -> str:
     return f"round:{round_number}"
 
 
+CHANGED = b"changed"
+"""The notice that anything may have changed: followers read the whole tournament again."""
+
+
+def result_notice(round_number: int, table: int) -> bytes:
+    """The notice that a table has its result (nothing else changed with it)."""
+    return f"result {round_number} {table}".encode()
+
+
+def seated_notice(round_number: int, table: int) -> bytes:
+    """The notice that a table has its game and its players their seats."""
+    return f"seated {round_number} {table}".encode()
+
+
 encode = msgspec.msgpack.Encoder().encode
 _meta_decoder = msgspec.msgpack.Decoder(TournamentMeta)
 _player_decoder = msgspec.msgpack.Decoder(PlayerRecord)
@@ -67,6 +81,7 @@ _SET = scripts.load("tournaments/set")
 _CLAIM = scripts.load("tournaments/claim")
 _SEAT = scripts.load("tournaments/seat")
 _RECORD = scripts.load("tournaments/record")
+_PROBE = scripts.load("tournaments/probe")
 
 
 @dataclass(frozen=True)
@@ -80,6 +95,18 @@ class Entry:
     """The current round's tables and byes, without results."""
     seat: tuple[str, int, str] | None
     """The player's (game id, seat, seat token) in the current round, once its game exists."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A tournament's counters, read without reading the tournament."""
+
+    version: int
+    round: int
+    games: int
+    """Games created, over every round."""
+    done: int
+    """Tables of the current round with a result."""
 
 
 class TournamentStore:
@@ -118,6 +145,14 @@ class TournamentStore:
             games={k.decode(): v.decode() for k, v in _pairs(games).items()},
             results={k.decode(): _result_decoder.decode(v) for k, v in _pairs(results).items()},
         )
+
+    async def probe(self, tournament_id: str) -> Probe | None:
+        """The tournament's version, round, games and results of the round (None: no such one)."""
+        reply = await self.pipeline.run(_PROBE, list(_keys(tournament_id)), [], durable=False)
+        if reply is None:
+            return None
+        version, number, games, done = reply
+        return Probe(version=int(version), round=int(number), games=int(games), done=int(done))
 
     async def entry(self, tournament_id: str, player_id: str) -> Entry | None:
         """What one player needs to find its table, without reading the whole tournament."""
@@ -209,9 +244,40 @@ class TournamentStore:
         self, tournament_id: str, round_number: int, table: int, result: Result, ttl: int
     ) -> Result | None:
         """Record a table's result once; the result that holds (None: no such tournament)."""
-        args = [ttl, table_field(round_number, table), encode(result)]
+        recorded = await self.record_counted(tournament_id, round_number, table, result, ttl)
+        return None if recorded is None else recorded[0]
+
+    async def record_counted(
+        self, tournament_id: str, round_number: int, table: int, result: Result, ttl: int
+    ) -> tuple[Result, int] | None:
+        """Record a table's result once: the result that holds and how many tables of the
+        round have one (None: no such tournament)."""
+        args = [ttl, table_field(round_number, table), encode(result), round_number]
         reply = await self._run(_RECORD, tournament_id, args)
-        return None if reply is None else _result_decoder.decode(reply)
+        if reply is None:
+            return None
+        held, done = reply
+        return _result_decoder.decode(held), int(done)
+
+    async def result(self, tournament_id: str, round_number: int, table: int) -> Result | None:
+        """A table's result, once it has one."""
+        raw = await self.pipeline.call(
+            "HGET", keys.tournament_results(tournament_id), table_field(round_number, table)
+        )
+        return None if raw is None else _result_decoder.decode(raw)
+
+    async def seats_of(
+        self, tournament_id: str, round_number: int, player_ids: list[str]
+    ) -> dict[str, tuple[str, int, str]]:
+        """Player id -> (game id, seat, seat token) in a round, of those players seated."""
+        fields = [seat_field(round_number, p) for p in player_ids]
+        raw = await self.pipeline.call("HMGET", keys.tournament_seats(tournament_id), *fields)
+        seated: dict[str, tuple[str, int, str]] = {}
+        for player_id, value in zip(player_ids, raw, strict=True):
+            if value is not None:
+                game_id, seat, token = value.decode().split(" ")
+                seated[player_id] = (game_id, int(seat), token)
+        return seated
 
     async def seat_of(
         self, tournament_id: str, round_number: int, player_id: str
@@ -236,9 +302,10 @@ class TournamentStore:
                 seated[name[len(prefix) :].decode()] = (game_id, int(seat), token)
         return seated
 
-    async def announce(self, tournament_id: str) -> None:
-        """Tell every server process that the tournament changed (they tell its followers)."""
-        await self.pipeline.call("PUBLISH", keys.tournament_news(tournament_id), b"changed")
+    async def announce(self, tournament_id: str, notice: bytes = CHANGED) -> None:
+        """Tell every server process that the tournament changed (they tell its followers):
+        :data:`CHANGED`, or what changed (:func:`result_notice`, :func:`seated_notice`)."""
+        await self.pipeline.call("PUBLISH", keys.tournament_news(tournament_id), notice)
 
     async def running(self, limit: int = 1000) -> list[str]:
         """Ids of the tournaments between start and finish, oldest first."""

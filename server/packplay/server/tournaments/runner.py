@@ -8,20 +8,33 @@ written by one script of :mod:`packplay.server.storage.tournaments`, so two proc
 the same step do it once, and a process killed between steps leaves nothing half done: a
 table's game is created by the process holding a short lease on it, and the next pass of
 any process takes over when the lease lapses. The runtime calls :meth:`TournamentRunner.tick`
-every ``tournament_interval``; a game that ends here, or a step of the organizer, carries
-its tournament forward at once.
+every ``tournament_interval``; a step of the organizer carries its tournament forward at once.
+
+A game that ends here and is a table of the current round (the runner keeps which games
+are, from its last read of each event: one lookup per round) has its result recorded at
+once, without reading the event: the script that records it counts the round's results,
+and only the last one of the round reads the whole event again, to pair the next round.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Awaitable, Callable
+from typing import NamedTuple
 
 from packplay.server.play.authority import Authority
 from packplay.server.play.errors import Refused
 from packplay.server.settings import Settings
-from packplay.server.storage.tournaments import TournamentStore, encode, round_field
+from packplay.server.storage.errors import StorageUnavailable
+from packplay.server.storage.tournaments import (
+    TournamentStore,
+    encode,
+    result_notice,
+    round_field,
+    seated_notice,
+)
 from packplay.table.game_copy import GameCopy
 from packplay.tournaments.lifecycle import MAX_PLAYERS
 from packplay.tournaments.model import Result, Round, Table
@@ -36,6 +49,23 @@ LEASE = 15.0
 """Seconds a process may take to create a table's game before another one may."""
 SEATING = 16
 """Games of one round created at once by one process."""
+FALLBACK = 5.0
+"""Seconds at most between two whole reads of a running event by one process's ticks.
+In between, a tick reads only the event's counters (:meth:`TournamentStore.probe`) and
+reads the whole event only when its version, round or games moved, or its round has every
+result: results are recorded as games end, and the next round paired by the last one.
+The whole read finds what nobody recorded (a game over on a process that died first)."""
+
+
+class _Seat(NamedTuple):
+    """Where a game of the current round sits in its event."""
+
+    tournament_id: str
+    round: int
+    table: int
+    seats: int
+    tables: int
+    """Tables in the round."""
 
 
 class TournamentRunner:
@@ -48,7 +78,7 @@ class TournamentRunner:
         settings: Settings,
         process_id: str,
         now: Callable[[], float],
-        announce: Callable[[str], Awaitable[None]],
+        announce: Callable[..., Awaitable[None]],
     ) -> None:
         self.store = store
         self.authority = authority
@@ -60,8 +90,11 @@ class TournamentRunner:
         self._again: set[str] = set()
         """Tournaments to carry forward once more when the pass under way is done."""
         self._tasks: set[asyncio.Task[None]] = set()
-        self._games: dict[str, str] = {}
-        """Game id -> tournament id, for the current round of each running event seen here."""
+        self._seen: dict[str, tuple[tuple[int, int, int], int, float]] = {}
+        """Tournament id -> (version, round, games), tables of the round, and the monotonic
+        time, as of this process's last whole read."""
+        self._games: dict[str, _Seat] = {}
+        """Game id -> its table, for the current round of each running event seen here."""
         authority.moves.on_finish(self.game_finished)
 
     @property
@@ -72,8 +105,21 @@ class TournamentRunner:
         """Carry every running tournament forward; the number of tournaments looked at."""
         running = await self.store.running()
         for tournament_id in running:
-            await self.advance(tournament_id)
+            if await self._due(tournament_id):
+                await self.advance(tournament_id)
+        for gone in self._seen.keys() - set(running):
+            del self._seen[gone]
         return len(running)
+
+    async def _due(self, tournament_id: str) -> bool:
+        """Whether a tick reads the whole event (see :data:`FALLBACK`)."""
+        seen = self._seen.get(tournament_id)
+        if seen is None or time.monotonic() - seen[2] >= FALLBACK:
+            return True
+        probe = await self.store.probe(tournament_id)
+        if probe is None:
+            return True
+        return (probe.version, probe.round, probe.games) != seen[0] or probe.done >= seen[1]
 
     def kick(self, tournament_id: str) -> None:
         """Carry one tournament forward now, without waiting for the next tick."""
@@ -88,9 +134,32 @@ class TournamentRunner:
 
     def game_finished(self, copy: GameCopy) -> None:
         """A game ended here: if it is a table of a running event, record it now."""
-        tournament_id = self._games.pop(copy.game_id, None)
-        if tournament_id is not None:
-            self.kick(tournament_id)
+        table = self._games.pop(copy.game_id, None)
+        if table is not None:
+            task = asyncio.create_task(self._finished(table, copy), name=f"packplay-table-{copy.game_id}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _finished(self, table: _Seat, copy: GameCopy) -> None:
+        """Record a table's result from its finished game; carry the event on after the
+        round's last (a failure here is made good by the next pass over the event)."""
+        ended = copy.engine.result(copy.state)
+        try:
+            if ended is None:
+                result = await self._result_of(copy.game_id, table.seats)
+            else:
+                result = Result(winners=ended.winners, draw=ended.draw, scores=ended.scores)
+            recorded = await self.store.record_counted(
+                table.tournament_id, table.round, table.table, result, self.ttl
+            )
+            if recorded is None:
+                return
+            await self.announce(table.tournament_id, result_notice(table.round, table.table))
+        except (StorageUnavailable, OSError) as error:
+            log.warning("the result of game %s could not be recorded yet: %s", copy.game_id, error)
+            return
+        if recorded[1] >= table.tables:
+            await self.advance(table.tournament_id)
 
     async def advance(self, tournament_id: str) -> None:
         """Do every step the tournament is ready for (this process does one tournament at a
@@ -114,6 +183,10 @@ class TournamentRunner:
             if snapshot is None:
                 await self.store.forget_running(tournament_id)
                 return
+            number = snapshot.round
+            tables = len(snapshot.pairings[number].tables) if number in snapshot.pairings else 0
+            key = (snapshot.version, number, len(snapshot.games))
+            self._seen[tournament_id] = (key, tables, time.monotonic())
             if snapshot.status != "running" or not await self._step(snapshot):
                 return
 
@@ -122,7 +195,7 @@ class TournamentRunner:
         number = snapshot.round
         played = snapshot.played(number)
         assert played is not None
-        self._remember_games(snapshot, number)
+        self._remember_games(snapshot, number, played)
         await self._seat_all(snapshot, number, played)
         played = await self._record_results(snapshot, number, played)
         if not played.complete:
@@ -147,13 +220,16 @@ class TournamentRunner:
             await self.announce(snapshot.id)
         return outcome in ("ok", "moved")
 
-    def _remember_games(self, snapshot: TournamentSnapshot, number: int) -> None:
-        prefix = f"{number}:"
-        for name, game_id in snapshot.games.items():
-            if name.startswith(prefix) and name not in snapshot.results:
-                self._games[game_id] = snapshot.id
+    def _remember_games(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
+        for table in played.tables:
+            game_id = snapshot.game_of(number, table)
+            if game_id is not None and table.result is None:
+                self._remember(snapshot.id, number, table, game_id, len(played.tables))
         if len(self._games) > 4 * MAX_PLAYERS:
             self._games.clear()  # rounds long over: their games are recorded by the runner anyway
+
+    def _remember(self, tournament_id: str, number: int, table: Table, game_id: str, tables: int) -> None:
+        self._games[game_id] = _Seat(tournament_id, number, table.number, len(table.players), tables)
 
     async def _seat_all(self, snapshot: TournamentSnapshot, number: int, played: Round) -> None:
         waiting = [t for t in played.tables if snapshot.game_of(number, t) is None]
@@ -186,8 +262,9 @@ class TournamentRunner:
         seats = {p: (g.seat, g.token) for p, g in zip(table.players, created.grants, strict=True)}
         held = await self.store.seat(snapshot.id, number, table.number, created.game_id, seats, self.ttl)
         if held == created.game_id:
-            self._games[created.game_id] = snapshot.id
-            await self.announce(snapshot.id)
+            tables = len(snapshot.pairings[number].tables)
+            self._remember(snapshot.id, number, table, created.game_id, tables)
+            await self.announce(snapshot.id, seated_notice(number, table.number))
         else:
             log.warning(
                 "tournament %s round %s table %s: game %s created after %s took the table",
@@ -206,10 +283,10 @@ class TournamentRunner:
             if status not in ("finished", None):
                 continue
             result = await self._result_of(game_id, len(table.players))
-            held = await self.store.record(snapshot.id, number, table.number, result, self.ttl)
-            if held is not None:
-                played = played.with_result(table.number, held)
-                await self.announce(snapshot.id)
+            recorded = await self.store.record_counted(snapshot.id, number, table.number, result, self.ttl)
+            if recorded is not None:
+                played = played.with_result(table.number, recorded[0])
+                await self.announce(snapshot.id, result_notice(number, table.number))
         return played
 
     async def _result_of(self, game_id: str, seats: int) -> Result:

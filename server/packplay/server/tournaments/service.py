@@ -68,7 +68,7 @@ class TournamentService:
         settings: Settings,
         process_id: str,
         now: Callable[[], float] = time.time,
-        announce: Callable[[str], Awaitable[None]] | None = None,
+        announce: Callable[..., Awaitable[None]] | None = None,
     ) -> None:
         self.store = store
         self.announce = announce or _quiet
@@ -350,7 +350,7 @@ async def _back_off(attempt: int) -> None:
         await asyncio.sleep(random.uniform(0, 0.005 * min(attempt, 20)))
 
 
-async def _quiet(tournament_id: str) -> None:
+async def _quiet(tournament_id: str, notice: bytes = b"") -> None:
     """Announce nothing (a service without followers)."""
 
 
