@@ -220,8 +220,14 @@ def _without_unknown_events(obj: Any) -> Any:
     events = obj.get("events") if isinstance(obj, dict) else None
     if not isinstance(events, list):
         return obj
-    kept = [e for e in events if not isinstance(e, dict) or e.get("type") in _EVENT_TAGS]
+    kept = [e for e in events if not (isinstance(e, dict) and _unknown_event(e.get("type")))]
     return obj if len(kept) == len(events) else {**obj, "events": kept}
+
+
+def _unknown_event(tag: Any) -> bool:
+    """An event type this release does not know (dropped); a type that is no string is no
+    event at all, and is left for the conversion to refuse."""
+    return isinstance(tag, str) and tag not in _EVENT_TAGS
 
 
 def _explain(obj: Any, direction: Direction, exc: Exception) -> DecodeError:

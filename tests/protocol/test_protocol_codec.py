@@ -91,6 +91,18 @@ def test_a_malformed_known_event_is_still_an_error() -> None:
     assert isinstance(result, DecodeError) and result.code is ErrorCode.BAD_MESSAGE
 
 
+@pytest.mark.parametrize("tag", [["x"], {"a": 1}, 7, None])
+def test_an_event_whose_type_is_no_string_is_a_bad_message(tag: object) -> None:
+    events = _logical(SERVER["events/mishra_factory"])
+    events["events"].insert(0, {"type": tag})
+    for encoding, frame in (
+        (Encoding.JSON, msgspec.json.encode(events)),
+        (Encoding.MSGPACK, msgpack.packb(events)),
+    ):
+        result = codec.decode_server(frame, encoding)
+        assert isinstance(result, DecodeError) and result.code is ErrorCode.BAD_MESSAGE
+
+
 def test_an_events_message_with_only_unknown_events_decodes_empty() -> None:
     frame = b'{"type":"events","game_id":"g","from_version":1,"to_version":2,"events":[{"type":"x.y"}]}'
     assert codec.decode_server(frame, Encoding.JSON) == Events(
