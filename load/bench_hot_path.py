@@ -474,6 +474,7 @@ def main(options: argparse.Namespace) -> None:
         options.fresh_connections,
         options.deflate,
         options.baseline_protocol,
+        options.baseline_setup,
     )
     # Scale-out runs measure today's Packplay alone.
     chosen = [s for s in everything if s.target == "packplay" and s.protocol == 2] if scaled else everything
@@ -628,6 +629,13 @@ if __name__ == "__main__":
     parser.add_argument("--baseline", type=Path, help="an older checkout (with its .venv) to run as well")
     parser.add_argument(
         "--baseline-protocol", type=int, default=2, help="the protocol version the older checkout speaks"
+    )
+    parser.add_argument(
+        "--baseline-setup",
+        choices=["rest", "messages"],
+        default="rest",
+        help="how the older checkout's kept connections get their next game: a REST create, then"
+        " hello and join (checkouts from before the create and take_seat messages), or by messages",
     )
     parser.add_argument("--game", default="day_night", help="the game played (two seats)")
     parser.add_argument(

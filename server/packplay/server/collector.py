@@ -10,12 +10,21 @@ above zero, so in a steady state it creeps up fast after each collection and slo
 high: at :data:`YOUNG_THRESHOLD` a process playing 5,000 games collects less than once in
 15 s.
 
-What does make cycles is a connection's protocol let go: a closed connection's protocol,
-transport, parser and timers (about 80 objects, 12 KB), and, on a WebSocket upgrade, the
-HTTP protocol the WebSocket one replaces (about 24 objects). Left to the thresholds, a
-burst of them (the start or end of a tournament round, a reconnect storm) would wait by the
-thousand, so every :data:`PROTOCOLS_PER_COLLECTION` protocols let go collect the young and
-middle generations.
+A connection let go made cycles until they were broken where they formed: the HTTP
+protocol an upgrade replaces let go of its parser (which holds its methods), the play
+endpoint takes the WebSocket protocol out of the scope the protocol holds, a connection's
+send queue calls the connection back through a weak reference, and a connection whose
+client has gone lets go of its protocol. Such a connection and everything under it (some
+80 objects, 12 KB) now go by reference counting. Collecting them cost about 70 us a
+protocol (a collection frees what it finds, so the cost follows the garbage, not how often
+it runs): 0.3 ms a game set up through REST and two new sockets.
+
+A connection the server gave up on (a flooding client) keeps its protocol until its close
+completes, and other cycles may come with a new version of uvicorn or websockets. Left to
+the thresholds, a burst of them (the start or end of a tournament round, a reconnect
+storm) would wait by the thousand, so every :data:`PROTOCOLS_PER_COLLECTION` protocols let
+go still collect the young and middle generations: with no garbage to free, a collection
+only walks what was made since the last one and lives.
 """
 
 from __future__ import annotations

@@ -159,6 +159,9 @@ class GuardedHttpProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self._disarm()
         super().handle_websocket_upgrade()
+        # The parser holds this protocol's methods: let go of it, as uvicorn does when a
+        # connection is lost, so that the protocol replaced goes by reference counting.
+        self.parser = None  # type: ignore[assignment]
 
     def pause_writing(self) -> None:
         super().pause_writing()

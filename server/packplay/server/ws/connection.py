@@ -20,7 +20,9 @@ import asyncio
 import logging
 import secrets
 import time
+import weakref
 from collections import deque
+from collections.abc import Callable
 from typing import Any, cast
 
 from starlette.types import Message, Receive, Scope, Send
@@ -86,7 +88,9 @@ class Socket:
         self.scope = scope
         self._receive = receive
         self._send = send
-        wire = scope.get("extensions", {}).get(DIRECT)
+        # Taken out of the scope, which the protocol holds: left there, it would make a
+        # reference cycle that only the garbage collector frees.
+        wire = scope.get("extensions", {}).pop(DIRECT, None)
         if wire is None:
             raise RuntimeError("the play endpoint runs on uvicorn_protocols.GuardedWebSocketProtocol")
         self.wire = cast(GuardedWebSocketProtocol, wire)
@@ -122,6 +126,19 @@ class Socket:
 
     async def close(self, code: int, reason: str = "") -> None:
         await self._send({"type": "websocket.close", "code": code, "reason": reason})
+
+
+def _weakly(method: Callable[[], None]) -> Callable[[], None]:
+    """``method``, called without keeping its object alive (a connection's send queue calling
+    the connection back would otherwise make a cycle with it)."""
+    ref = weakref.WeakMethod(method)
+
+    def call() -> None:
+        bound = ref()
+        if bound is not None:
+            bound()
+
+    return call
 
 
 class Endpoint:
@@ -231,6 +248,7 @@ class Connection:
     """
 
     __slots__ = (
+        "__weakref__",
         "_answering",
         "_awaiting_start",
         "_backlog",
@@ -279,7 +297,7 @@ class Connection:
         self.session = Session(negotiated, runtime.limits, runtime.settings.server_name, time.monotonic())
         self.text = negotiated.encoding is Encoding.JSON
         limit = runtime.settings.send_queue
-        self.queue = SendQueue(self.wire, limit, writes, socket.close, self._gone)
+        self.queue = SendQueue(self.wire, limit, writes, socket.close, _weakly(self._gone))
         """Frames on their way out."""
         self.closing: Close | _Disconnected | None = None
         self.watching: str | None = None
@@ -357,6 +375,10 @@ class Connection:
                 pass  # every message comes through received(); the channel says when the client goes
             self._end(_Disconnected())
             self.closing = _Disconnected()
+            # The client has gone: nothing more comes to hand over. Let go of the protocol,
+            # so that the connection and its protocol go by reference counting (a
+            # connection given up on keeps it until its close: the collector frees those).
+            self.wire.receiver = None
         except asyncio.CancelledError:
             if not self._gave_up:
                 raise
