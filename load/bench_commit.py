@@ -14,7 +14,8 @@ the scripts not), the bytes that crossed the socket per commit, and the Redis CP
 commands per game of the set-up (the game created with every seat taken, then watched and
 unwatched by the process, as a server does with each game it hosts). ``--baseline DIR`` runs
 the game scripts of another checkout (commit, create_seated, watch, unwatch: their ARGV are
-the same), with the state on every move unless ``--baseline-every N``. Then,
+the same), with the state on every move unless ``--baseline-every N``. Last, per game, what
+setting up the same games through the lobby costs Redis (created, joined by two players, started). Then,
 for each snapshot interval, what reading a game costs the process that rebuilds it: the
 mean entries it applies and the CPU that takes, beside a read at a snapshot. Variants
 take turns in each of ``--repeat`` rounds; the medians are printed. Compare figures within
@@ -32,6 +33,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import redis
 import uvloop
 
@@ -84,7 +86,15 @@ def play(game: str, count: int, catalog: Catalog, seed: int) -> list[Played]:
     return played
 
 
-SCRIPTS = {"commit": "_COMMIT", "create_seated": "_CREATE_SEATED", "watch": "_WATCH", "unwatch": "_UNWATCH"}
+SCRIPTS = {
+    "commit": "_COMMIT",
+    "create_seated": "_CREATE_SEATED",
+    "watch": "_WATCH",
+    "unwatch": "_UNWATCH",
+    "create": "_CREATE",
+    "join": "_JOIN",
+    "start": "_START",
+}
 """The game scripts a run measures (their file under lua/games, the storage's name for them)."""
 
 
@@ -142,11 +152,33 @@ def _cpu(client: redis.Redis) -> float:
     return float(stats["used_cpu_user"]) + float(stats["used_cpu_sys"])
 
 
+async def lobby_set_up(store: GameStore, direct: redis.Redis, games: list[Played]) -> tuple[float, float]:
+    """Redis CPU (us) and commands per game set up through the lobby: created, joined by two
+    players, started (under other ids than the measured games')."""
+    metas = [msgspec.structs.replace(game.meta, id=f"{game.meta.id}-lobby") for game in games]
+    commands, _ = _redis_counts(direct)
+    cpu = _cpu(direct)
+    await asyncio.gather(*(store.create(meta, TTL) for meta in metas))
+    for player in ("p0", "p1"):
+        await asyncio.gather(*(store.join(meta.id, player, player, None, TTL) for meta in metas))
+    await asyncio.gather(
+        *(
+            store.start(meta, game.cards, game.dealt.state_bytes, b"", None, TTL)
+            for meta, game in zip(metas, games, strict=True)
+        )
+    )
+    await store.ping()
+    spent = _cpu(direct) - cpu
+    after, _ = _redis_counts(direct)
+    return spent / len(games) * 1e6, (after - commands) / len(games)
+
+
 async def measure(
     url: str, games: list[Played], every: int, scripts: dict[str, Script] | None
-) -> tuple[float, float, float, float, float]:
+) -> tuple[float, ...]:
     """Redis CPU (us), commands and bytes per commit of every move of ``games``, then Redis CPU
-    (us) and commands per game of their set-up: created with every seat taken, watched, unwatched."""
+    (us) and commands per game of their set-up: created with every seat taken, watched, unwatched;
+    then per game set up through the lobby."""
     direct = redis.Redis.from_url(url)
     direct.flushall()
     store = GameStore.from_url(url, process_id="bench")
@@ -188,6 +220,7 @@ async def measure(
             commits += len(batch)
         spent = _cpu(direct) - cpu
         after_commands, after_traffic = _redis_counts(direct)
+        lobby = await lobby_set_up(store, direct, games)
     finally:
         for attribute, script in saved.items():
             setattr(store_module, attribute, script)
@@ -198,7 +231,7 @@ async def measure(
         (after_commands - commands) / commits,
         (after_traffic - traffic) / commits,
     )
-    return *per_commit, set_up_cpu / len(games) * 1e6, set_up_commands / len(games)
+    return *per_commit, set_up_cpu / len(games) * 1e6, set_up_commands / len(games), *lobby
 
 
 def rebuild_cost(games: list[Played], every: int, catalog: Catalog) -> tuple[float, float, float]:
@@ -270,22 +303,24 @@ def main() -> None:
         label = "the state on every move" if every == 0 else f"a snapshot every {every:>3}"
         variants.append((f"before: {label}", every, baseline_scripts(options.baseline)))
     variants += [(f"log, a snapshot every {every:>3}", every, None) for every in options.every]
-    figures: dict[str, list[tuple[float, float, float, float, float]]] = {name: [] for name, _, _ in variants}
+    figures: dict[str, list[tuple[float, ...]]] = {name: [] for name, _, _ in variants}
     with EmbeddedRedis() as server:
         for _ in range(options.repeat):
             for name, every, script in variants:
                 figures[name].append(uvloop.run(measure(server.url, games, every, script)))
     first = statistics.median(row[0] for row in figures[variants[0][0]])
     first_set_up = statistics.median(row[3] for row in figures[variants[0][0]])
+    first_lobby = statistics.median(row[5] for row in figures[variants[0][0]])
     for name, _, _ in variants:
-        cpu, commands, traffic, set_up, set_up_commands = (
+        cpu, commands, traffic, set_up, set_up_commands, lobby, lobby_commands = (
             statistics.median(column) for column in zip(*figures[name], strict=True)
         )
         print(
             f"{name}: Redis {cpu:5.1f} us/commit ({cpu / first:.2f}x the first line), "
             f"{commands:.2f} commands/commit, {traffic:6.0f} B/commit; set-up (created seated, watched,"
             f" unwatched) {set_up:5.1f} us/game ({set_up / first_set_up:.2f}x),"
-            f" {set_up_commands:.1f} commands/game"
+            f" {set_up_commands:.1f} commands/game; through the lobby (created, joined twice, started)"
+            f" {lobby:5.1f} us/game ({lobby / first_lobby:.2f}x), {lobby_commands:.1f} commands/game"
         )
     for every in options.every:
         applied, spent, at_snapshot = rebuild_cost(games, every, catalog)
