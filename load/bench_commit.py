@@ -19,7 +19,8 @@ setting up the same games through the lobby costs Redis (created, joined by two 
 for each snapshot interval, what reading a game costs the process that rebuilds it: the
 mean entries it applies and the CPU that takes, beside a read at a snapshot. Variants
 take turns in each of ``--repeat`` rounds; the medians are printed. Compare figures within
-one run: absolute figures drift.
+one run: absolute figures drift. ``--call-cost`` prints only what an ``EVALSHA`` costs Redis
+before it runs a command, by its count of arguments, beside the commit's five commands.
 """
 
 from __future__ import annotations
@@ -277,6 +278,52 @@ def rebuild_cost(games: list[Played], every: int, catalog: Catalog) -> tuple[flo
     return mean(applied), mean(spent) * 1e6 if spent else 0.0, mean(at_snapshot) * 1e6
 
 
+_FIVE = """
+if redis.call('HSETNX', KEYS[6], ARGV[2], ARGV[3]) == 0 then return 0 end
+redis.call('HMGET', KEYS[1], 'version', 'deadline', 'expires', ARGV[18], 'watchers', 'snapshot')
+redis.call('TIME')
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'status', ARGV[4], 'decisions', ARGV[6], ARGV[18], ARGV[16])
+redis.call('RPUSH', KEYS[5], ARGV[8])
+return 1"""
+
+
+def call_costs(url: str, calls: int = 20_000, batch: int = 200) -> None:
+    """What a script call costs Redis before it runs a command, by its count of arguments, and
+    the commit's five commands in a script with its 26 arguments against four of them sent plain."""
+    direct = redis.Redis.from_url(url)
+    empty, five = direct.script_load("return 1"), direct.script_load(_FIVE)
+
+    def arguments(i: int) -> tuple[list[str], list[Any]]:
+        game = f"{{g{i % 300}}}"
+        names = [f"{game}:{part}" for part in ("game", "setup", "state", "seats", "log", "answers")]
+        values = [i, f"0:a{i}", "x" * 40, "active", "", "d" * 60, "", "e" * 70, TTL, game, "bench"]
+        return [*names, "clocks", "games"], [*values, "chan:", 32, "", "", 100, 10, "limit:0"]
+
+    def plain(pipe: Any, keys_: list[str], values: list[Any]) -> None:
+        pipe.execute_command("HSETNX", keys_[5], values[1], values[2])
+        pipe.execute_command("HMGET", keys_[0], "version", "deadline", "expires", values[17], "snapshot")
+        pipe.execute_command("HSET", keys_[0], "version", values[0], "decisions", values[5], values[17], 1)
+        pipe.execute_command("RPUSH", keys_[4], values[7])
+
+    shapes: dict[str, Any] = {
+        "EVALSHA of 'return 1', 2 arguments": lambda pipe, k, v: pipe.evalsha(empty, 1, k[0], v[0]),
+        "EVALSHA of 'return 1', 14 arguments": lambda pipe, k, v: pipe.evalsha(empty, 8, *k, *v[:6]),
+        "EVALSHA of 'return 1', 26 arguments": lambda pipe, k, v: pipe.evalsha(empty, 8, *k, *v),
+        "the commit's five commands, 26 arguments": lambda pipe, k, v: pipe.evalsha(five, 8, *k, *v),
+        "four of them plain, no script": plain,
+    }
+    for name, send in shapes.items():
+        direct.flushall()
+        cpu = _cpu(direct)
+        for start in range(0, calls, batch):
+            pipe = direct.pipeline(transaction=False)
+            for i in range(start, start + batch):
+                send(pipe, *arguments(i))
+            pipe.execute()
+        print(f"{name}: Redis {(_cpu(direct) - cpu) / calls * 1e6:5.1f} us a call")
+    direct.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -292,7 +339,15 @@ def main() -> None:
         help="the baseline's snapshot interval (0: the state on every move, as before the log)",
     )
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument(
+        "--call-cost", action="store_true", help="only what a script call costs Redis, by its arguments"
+    )
     options = parser.parse_args()
+    if options.call_cost:
+        with EmbeddedRedis() as server:
+            for _ in range(options.repeat):
+                call_costs(server.url)
+        return
     catalog = load_catalog()
     games = play(options.game, options.games, catalog, 1)
     moves = sum(len(game.steps) for game in games)
