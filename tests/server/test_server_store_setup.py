@@ -56,3 +56,14 @@ async def test_watching_adds_this_process_once_beside_the_others(store: GameStor
     await other.unwatch("g1")
     assert await store.redis.hget(keys.game("g1"), "watchers") == store.process_id.encode()
     assert await store.watch("gone") is None
+
+
+async def test_a_watching_load_joins_the_watchers_and_creates_no_missing_game(store: GameStore) -> None:
+    await _seated(store)
+    other = GameStore(store.redis, store.pipeline, "other")
+    await other.watch("g1")
+    snapshot = await store.load("g1", watch=True)
+    assert snapshot is not None and snapshot.version == 0
+    assert await store.redis.hget(keys.game("g1"), "watchers") == f"other {store.process_id}".encode()
+    assert await store.load("gone", watch=True) is None
+    assert not await store.redis.exists(keys.game("gone"))
