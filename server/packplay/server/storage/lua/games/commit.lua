@@ -33,9 +33,9 @@
 --- @include "barrier"
 
 -- A started game's entry in the started-games index, made to outlive the game's keys.
-local function touch(key, id, ttl)
-  local at, score = now(), redis.call('ZSCORE', key, id)
-  if not score or tonumber(score) < at + ttl then index(key, id, 2 * ttl) end
+local function touch(key, id, ttl, at)
+  local score = redis.call('ZSCORE', key, id)
+  if not score or tonumber(score) < at + ttl then index(key, id, 2 * ttl, at) end
 end
 
 if ARGV[2] ~= '' and redis.call('HSETNX', KEYS[6], ARGV[2], ARGV[3]) == 0 then
@@ -73,7 +73,7 @@ end
 local ttl = tonumber(ARGV[9])
 if ARGV[4] ~= 'active' or not game[3] or tonumber(game[3]) - at < ttl / 2 then
   fields[#fields + 1], fields[#fields + 2] = 'expires', live(at, ttl)
-  if ARGV[4] == 'active' then touch(KEYS[8], ARGV[10], ttl) else index(KEYS[8], ARGV[10], ttl) end
+  if ARGV[4] == 'active' then touch(KEYS[8], ARGV[10], ttl, at) else index(KEYS[8], ARGV[10], ttl, at) end
 end
 if ARGV[5] ~= '' then
   fields[#fields + 1], fields[#fields + 2] = 'snapshot', version + 1

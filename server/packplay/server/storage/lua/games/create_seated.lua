@@ -12,20 +12,24 @@
 --- @include "indexes"
 --- @include "lifetimes"
 
+local ttl, at = tonumber(ARGV[4]), now()
+-- Fewest commands: the hash's fields and the seats written at once, Redis's clock read once.
 redis.call('HSET', KEYS[1], 'game', ARGV[2], 'players', ARGV[3], 'status', 'active', 'version', 0,
-  'snapshot', 0, 'decisions', ARGV[8], 'deadline', ARGV[9])
+  'snapshot', 0, 'decisions', ARGV[8], 'deadline', ARGV[9], 'expires', math.floor(at + ttl))
 redis.call('RPUSH', KEYS[2], ARGV[1], ARGV[6])
 redis.call('SET', KEYS[3], ARGV[7])
+local seats = {}
 for i = 11, #ARGV, 2 do
   local seat = (i - 11) / 2
-  redis.call('HSET', KEYS[4], seat, ARGV[i], 'n' .. seat, ARGV[i + 1])
+  seats[#seats + 1], seats[#seats + 2], seats[#seats + 3], seats[#seats + 4] = seat, ARGV[i], 'n' .. seat, ARGV[i + 1]
 end
+redis.call('HSET', KEYS[4], unpack(seats))
 redis.call('RPUSH', KEYS[5], ARGV[10])
 redis.call('HSET', KEYS[6], '', '')
 if ARGV[9] ~= '' then
   redis.call('ZADD', KEYS[7], ARGV[9], ARGV[5])
-  keep(KEYS[7], tonumber(ARGV[4]))
+  keep(KEYS[7], ttl)
 end
-index(KEYS[8], ARGV[5], tonumber(ARGV[4]))
-redis.call('HSET', KEYS[1], 'expires', live(now(), tonumber(ARGV[4])))
+index(KEYS[8], ARGV[5], ttl, at)
+live(at, ttl)
 return 'ok'

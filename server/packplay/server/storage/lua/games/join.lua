@@ -10,12 +10,12 @@
 ]]
 --- @include "indexes"
 
-local status = redis.call('HGET', KEYS[1], 'status')
+local game = redis.call('HMGET', KEYS[1], 'status', 'invite', 'players', 'game')
+local status, invite = game[1], game[2]
 if not status then return {'missing'} end
 if status ~= 'lobby' then return {'started'} end
-local invite = redis.call('HGET', KEYS[1], 'invite')
 if invite and invite ~= ARGV[7] then return {ARGV[7] == '' and 'invite_required' or 'bad_invite'} end
-local players = tonumber(redis.call('HGET', KEYS[1], 'players'))
+local players = tonumber(game[3])
 local seat = tonumber(ARGV[2])
 if seat < 0 then
   for s = 0, players - 1 do
@@ -26,14 +26,15 @@ elseif seat >= players then return {'no_seat'}
 elseif redis.call('HEXISTS', KEYS[4], seat) == 1 then return {'taken'} end
 redis.call('HSET', KEYS[4], seat, ARGV[1], 'n' .. seat, ARGV[5])
 local taken = redis.call('HLEN', KEYS[4]) / 2
-local lobby = ARGV[6] .. redis.call('HGET', KEYS[1], 'game')
+local lobby = ARGV[6] .. game[4]
 if taken == players then
   redis.call('HSET', KEYS[1], 'status', 'starting')
   redis.call('ZREM', KEYS[7], ARGV[4])
   redis.call('ZREM', lobby, ARGV[4])
 elseif not invite then
-  index(KEYS[7], ARGV[4], tonumber(ARGV[3]))
-  index(lobby, ARGV[4], tonumber(ARGV[3]))
+  local at = now()
+  index(KEYS[7], ARGV[4], tonumber(ARGV[3]), at)
+  index(lobby, ARGV[4], tonumber(ARGV[3]), at)
 end
 for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[3]) end
 return {'ok', tostring(seat), tostring(taken), redis.call('LINDEX', KEYS[2], 0)}

@@ -13,8 +13,8 @@
 --- @include "watchers"
 
 if ARGV[2] == '1' then barrier(KEYS[1]) end
-if ARGV[1] ~= '' and redis.call('EXISTS', KEYS[1]) == 1 then watch(KEYS[1], ARGV[1]) end
-local versions = redis.call('HMGET', KEYS[1], 'version', 'snapshot')
+local versions = redis.call('HMGET', KEYS[1], 'version', 'snapshot', 'watchers')
+if ARGV[1] ~= '' and versions[1] then watch(KEYS[1], ARGV[1], versions[3]) end
 local entries = {}
 if versions[1] and versions[2] and versions[2] ~= versions[1] then
   entries = redis.call('LRANGE', KEYS[5], tonumber(versions[2]) + 1, tonumber(versions[1]))

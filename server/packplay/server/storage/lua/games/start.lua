@@ -19,7 +19,8 @@ if ARGV[4] ~= '' then
   redis.call('ZADD', KEYS[7], ARGV[4], ARGV[6])
   keep(KEYS[7], tonumber(ARGV[5]))
 end
-index(KEYS[8], ARGV[6], tonumber(ARGV[5]))
+local at = now()
+index(KEYS[8], ARGV[6], tonumber(ARGV[5]), at)
 redis.call('HSET', KEYS[1], 'status', 'active', 'version', 0, 'snapshot', 0, 'decisions', ARGV[3],
-  'deadline', ARGV[4], 'expires', live(now(), tonumber(ARGV[5])))
+  'deadline', ARGV[4], 'expires', live(at, tonumber(ARGV[5])))
 return 'ok'

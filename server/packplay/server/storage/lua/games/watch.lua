@@ -7,7 +7,7 @@
 ]]
 --- @include "watchers"
 
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 'missing' end
-watch(KEYS[1], ARGV[1])
-return version
+local found = redis.call('HMGET', KEYS[1], 'version', 'watchers')
+if not found[1] then return 'missing' end
+watch(KEYS[1], ARGV[1], found[2])
+return found[1]

@@ -4,6 +4,7 @@
   clock) its game's keys cannot outlive, entries past it are dropped whenever the index is
   written, and every index key lives at least as long as the games written to it (at most
   twice as long: extending a key's life on every write would cost a command per move).
+  index() takes the time when its caller has read it already (at), else reads it.
 ]]
 local function now()
   local time = redis.call('TIME')
@@ -12,8 +13,8 @@ end
 local function keep(key, ttl)
   if redis.call('PTTL', key) < ttl * 1000 then redis.call('PEXPIRE', key, ttl * 2000) end
 end
-local function index(key, id, ttl)
-  local at = now()
+local function index(key, id, ttl, at)
+  at = at or now()
   redis.call('ZREMRANGEBYSCORE', key, '-inf', at)
   redis.call('ZADD', key, at + ttl, id)
   keep(key, ttl)
