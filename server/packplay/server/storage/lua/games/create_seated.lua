@@ -21,7 +21,9 @@ redis.call('SET', KEYS[3], ARGV[7])
 local seats = {}
 for i = 11, #ARGV, 2 do
   local seat = (i - 11) / 2
-  seats[#seats + 1], seats[#seats + 2], seats[#seats + 3], seats[#seats + 4] = seat, ARGV[i], 'n' .. seat, ARGV[i + 1]
+  local n = #seats
+  seats[n + 1], seats[n + 2] = seat, ARGV[i]
+  seats[n + 3], seats[n + 4] = 'n' .. seat, ARGV[i + 1]
 end
 redis.call('HSET', KEYS[4], unpack(seats))
 redis.call('RPUSH', KEYS[5], ARGV[10])
