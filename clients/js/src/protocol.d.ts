@@ -1634,9 +1634,10 @@ export interface TournamentPlayer {
 /**
  * The current round of a followed tournament: its tables, byes and results so far.
  *
- * Sent when a watcher follows, then each time the round changes: paired, a table's
- * game created, a table's result recorded. A round's last message is complete, with
- * every table's result, and comes before the first message of the next round.
+ * Sent when a watcher follows, then as the round changes (paired, a table's game
+ * created, a table's result recorded), at most once a second with every change so far.
+ * Each round's last message is complete, with every table's result, and comes before
+ * the first message of the next round.
  */
 export interface TournamentRound {
   type: "tournament_round";
@@ -1656,8 +1657,9 @@ export interface TournamentRound {
 /**
  * The standings of a followed tournament, as the REST standings answer.
  *
- * Sent when a watcher follows, then each time a result is recorded or a player drops;
- * `final` is true once the event is over (the last message about it).
+ * Sent when a watcher follows, then as results are recorded and players drop, at most
+ * once a second with every change so far; `final` is true once the event is over (the
+ * last message about it).
  */
 export interface TournamentStandings {
   type: "tournament_standings";
