@@ -10,7 +10,7 @@ moves in one turn, and each move renders and sends updates to its seats. Written
 is made, every frame reaches a peer that has gone back to waiting since the last one, and
 waking it makes the write several times dearer on a virtual machine than the write itself
 (``load/bench_hot_path.py``). Held until the turn's work is done, the frames go out back to
-back, in one write per connection: the peers wake once per turn and read them all.
+back (a delivery's frames in one write): the peers wake once per turn and read them all.
 
 Queued while the client does not read. When the socket's buffer is full (the protocol
 says so: flow control), frames wait in the queue until the client reads again; a queue
@@ -164,11 +164,14 @@ class SendQueue:
         """Write what is queued, then the close frame; stop while the client does not read
         (the wire says when it does again)."""
         frames, wire = self._frames, self.wire
-        if frames:
+        # One delivery at a time, the wire asked before each: writes stop at its high-water
+        # mark, so what a client does not read waits here (where a resume drops it), not in
+        # the socket's buffer, and a close frame is not held behind megabytes.
+        while frames:
             if not wire.writable.is_set():
                 self._waiting = True
                 return
-            if not wire.write(frames[0] if len(frames) == 1 else b"".join(frames)):
+            if not wire.write(frames.popleft()):
                 self._failed()
                 return
         self._frames = None
