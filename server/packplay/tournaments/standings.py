@@ -226,21 +226,7 @@ class Ledger:
 
     def _line(self, entrant: Entrant, rank: int, key: Key) -> Standing:
         tally = self._tallies.get(entrant.id) or _Tally()
-        return Standing(
-            id=entrant.id,
-            name=entrant.name,
-            rank=rank,
-            match_points=tally.match_points,
-            wins=tally.wins,
-            draws=tally.draws,
-            losses=tally.losses,
-            byes=tally.byes,
-            match_win=self._match_win.get(entrant.id, FLOOR),
-            opponents_match_win=key[1],
-            game_win=key[2],
-            opponents_game_win=key[3],
-            dropped=entrant.dropped is not None,
-        )
+        return _line(entrant, tally, rank, key, self._match_win.get(entrant.id, FLOOR))
 
     def _key(self, player: str) -> Key:
         tally = self._tallies.get(player)
@@ -315,7 +301,10 @@ Exact = tuple[int, ...]
 """A key's fractions as lowest-terms numerators and denominators: equal keys, equal tuples."""
 
 
-def _line(entrant: Entrant, tally: _Tally, rank: int, key: Key) -> Standing:
+def _line(
+    entrant: Entrant, tally: _Tally, rank: int, key: Key, match_win: Fraction | None = None
+) -> Standing:
+    """One player's standing; ``match_win`` given, it is the one kept (else the tally's own)."""
     return Standing(
         id=entrant.id,
         name=entrant.name,
@@ -325,7 +314,7 @@ def _line(entrant: Entrant, tally: _Tally, rank: int, key: Key) -> Standing:
         draws=tally.draws,
         losses=tally.losses,
         byes=tally.byes,
-        match_win=tally.match_win(),
+        match_win=tally.match_win() if match_win is None else match_win,
         opponents_match_win=key[1],
         game_win=key[2],
         opponents_game_win=key[3],
