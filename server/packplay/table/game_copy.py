@@ -124,6 +124,12 @@ class GameCopy:
             return None
         cards = decode_cards(snapshot.cards, catalog)
         state = decode_state(engine, snapshot.state, cards)
+        return cls.stored(snapshot, engine, state, snapshot.state)
+
+    @classmethod
+    def stored(cls, snapshot: Snapshot, engine: Game[Any], state: Any, state_bytes: bytes) -> GameCopy:
+        """The copy of a stored game whose state at the snapshot's version is ``state``
+        (the snapshot's own, or rebuilt from its log)."""
         awaited = engine.awaited(state, snapshot.meta.config.players)
         return cls(
             meta=snapshot.meta,
@@ -131,7 +137,7 @@ class GameCopy:
             status=snapshot.status,
             version=snapshot.version,
             state=state,
-            state_bytes=snapshot.state,
+            state_bytes=state_bytes,
             pending=awaited.pending,
             result=awaited.result,
             legal=awaited.legal,

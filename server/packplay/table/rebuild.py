@@ -17,7 +17,6 @@ import msgspec
 from packplay.cards.catalog import Catalog
 from packplay.cards.model import CardInstance
 from packplay.games.base import Game
-from packplay.table import decisions
 from packplay.table.game_copy import GameCopy, decode_cards, decode_state, encode_state
 from packplay.table.records import Snapshot, decode_entry
 
@@ -41,20 +40,7 @@ def rebuild(snapshot: Snapshot, engine: Game[Any], catalog: Catalog) -> GameCopy
         raise BrokenLog(f"the log ends at version {end}, the game is at {snapshot.version}")
     cards = decode_cards(snapshot.cards, catalog)
     state, state_bytes = replay(engine, snapshot.state, cards, at, snapshot.entries)
-    awaited = engine.awaited(state, snapshot.meta.config.players)
-    return GameCopy(
-        meta=snapshot.meta,
-        engine=engine,
-        status=snapshot.status,
-        version=snapshot.version,
-        state=state,
-        state_bytes=state_bytes,
-        pending=awaited.pending,
-        result=awaited.result,
-        legal=awaited.legal,
-        decisions=decisions.decode(snapshot.decisions),
-        deadline=snapshot.deadline,
-    )
+    return GameCopy.stored(snapshot, engine, state, state_bytes)
 
 
 def replay(
