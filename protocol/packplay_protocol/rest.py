@@ -50,9 +50,10 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
     foil: bool = False
 
 
-HouseBot = Literal["random", "first", "strong"]
-"""The bots the server can seat: `strong` searches sampled deals from what its seat sees,
-`random` plays a random legal action, `first` the first legal one."""
+HouseBot = Literal["random", "first", "easy", "medium", "hard", "strong"]
+"""The bots the server can seat: the house's levels `easy`, `medium`, `hard` and `strong` (the
+rules reference's page on levels says how each decides and its budget), `random` plays a random
+legal action, `first` the first legal one."""
 
 
 class HouseSeat(msgspec.Struct, frozen=True, kw_only=True):

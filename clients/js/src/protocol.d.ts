@@ -1004,7 +1004,7 @@ export interface HouseSeat {
    * A seat number, 0 for the first seat.
    */
   seat: number;
-  bot?: "first" | "random" | "strong";
+  bot?: "easy" | "first" | "hard" | "medium" | "random" | "strong";
 }
 
 /**
@@ -1511,7 +1511,7 @@ export interface SeatInfo {
    */
   seat: number;
   name: string | null;
-  house: ("first" | "random" | "strong") | null;
+  house: ("easy" | "first" | "hard" | "medium" | "random" | "strong") | null;
 }
 
 /**

@@ -54,7 +54,6 @@ def arena(
     factories: dict[str, BotFactory] = {name: bot_factory(name) for name in dict.fromkeys(seats)}
     standings = Standings(game=game, players=players, lineup=tuple(dict.fromkeys(seats)))
     plan = [seating(index, seed, seats) for index in range(games)]
-    budget = budget or Budget()
     started = time.perf_counter()
 
     def done(outcomes: list[SeatOutcome], draw: bool, steps: int) -> None:
@@ -75,7 +74,7 @@ def _run_engine(
     game: str,
     plan: list[Seating],
     factories: dict[str, BotFactory],
-    budget: Budget,
+    budget: Budget | None,
     catalog: Any,
     done: Callable[[list[SeatOutcome], bool, int], None],
 ) -> None:

@@ -38,7 +38,7 @@ class EngineTable:
         game: str,
         seating: Seating,
         factories: dict[str, BotFactory],
-        budget: Budget,
+        budget: Budget | None,
         catalog: Any,
         options: dict[str, Any] | None = None,
     ) -> None:

@@ -34,8 +34,8 @@ LEAD_WEIGHT = 0.05
 
 
 class MishraFactoryStrategy:
-    def __init__(self, rng: Rng, budget: Budget) -> None:
-        self.rng = rng
+    def __init__(self, rng: Rng, budget: Budget, *, fixed: bool = False) -> None:
+        self.rng, self.fixed = rng, fixed
 
     def choose(self, message: ViewMessage, memory: Memory) -> Any:
         view = message.view

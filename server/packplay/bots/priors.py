@@ -40,12 +40,13 @@ def main_set(cards: Iterable[Card], default: str) -> str:
 
 class SampledStrategy:
     """A strategy that samples hidden cards: its generator, its budget, and the prior of
-    the game's set, made on the first decision (the set is read from the cards seen)."""
+    the game's set, made on the first decision (the set is read from the cards seen).
+    ``fixed``: play with the reference's known mistakes mended (see :class:`StrongBot`)."""
 
     default_set: ClassVar[str]
 
-    def __init__(self, rng: Rng, budget: Budget) -> None:
-        self.rng, self.budget = rng, budget
+    def __init__(self, rng: Rng, budget: Budget, *, fixed: bool = False) -> None:
+        self.rng, self.budget, self.fixed = rng, budget, fixed
         self._prior: CardPrior | None = None
 
     def prior(self, cards: Mapping[str, Card]) -> CardPrior:

@@ -17,18 +17,23 @@ from collections.abc import Callable
 from typing import Any
 
 from packplay.bots.budget import Budget
+from packplay.bots.levels import LEVELS, EasyBot, SearchBot
 from packplay.bots.strong import StrongBot
 from packplay_clients.bots import Bot, FirstBot, RandomBot
 
-BotFactory = Callable[[int | None, Budget], Bot]
-"""(seed, budget) -> a new bot for one seat of one game."""
+BotFactory = Callable[[int | None, Budget | None], Bot]
+"""(seed, budget) -> a new bot for one seat of one game (budget None: the bot's own)."""
 
 BUILT_IN: dict[str, BotFactory] = {
     "random": lambda seed, budget: RandomBot(seed),
     "first": lambda seed, budget: FirstBot(),
-    "strong": lambda seed, budget: StrongBot(seed, budget),
+    "easy": lambda seed, budget: EasyBot(seed, budget),
+    "medium": lambda seed, budget: StrongBot(seed, budget or LEVELS["medium"].budget, fixed=True),
+    "hard": lambda seed, budget: SearchBot(seed, budget),
+    "strong": lambda seed, budget: StrongBot(seed, budget or LEVELS["strong"].budget),
 }
-"""The bots every command knows by name."""
+"""The bots every command knows by name: the SDK's two trivial ones, and the house's
+levels (:mod:`.levels`)."""
 
 
 class BotNameError(ValueError):
@@ -50,8 +55,8 @@ def bot_factory(name: str) -> BotFactory:
     target = _imported(name)
     accepted = _accepted_keywords(target)
 
-    def make(seed: int | None, budget: Budget) -> Bot:
-        given = {"seed": seed, "budget": budget}
+    def make(seed: int | None, budget: Budget | None) -> Bot:
+        given = {"seed": seed, "budget": budget or Budget()}
         bot = target(**{key: value for key, value in given.items() if key in accepted})
         if not callable(getattr(bot, "choose", None)):
             raise BotNameError(f"{name} made {type(bot).__name__!r}, which has no choose(view) method")
@@ -62,7 +67,7 @@ def bot_factory(name: str) -> BotFactory:
 
 def make_bot(name: str, seed: int | None = None, budget: Budget | None = None) -> Bot:
     """A new bot for one seat of one game (see :func:`bot_factory`)."""
-    return bot_factory(name)(seed, budget or Budget())
+    return bot_factory(name)(seed, budget)
 
 
 def _imported(name: str) -> Callable[..., Any]:

@@ -25,7 +25,7 @@ class Strategy(Protocol):
     def choose(self, message: ViewMessage, memory: Memory) -> Any: ...
 
 
-def _strategies() -> dict[str, Callable[[Rng, Budget], Strategy]]:
+def _strategies() -> dict[str, Callable[..., Strategy]]:
     from packplay.bots.base_race import BaseRaceStrategy
     from packplay.bots.day_night import DayNightStrategy
     from packplay.bots.mishra_factory import MishraFactoryStrategy
@@ -44,12 +44,16 @@ class StrongBot:
     legal action.
 
     ``seed`` makes it reproducible (its sampling uses its own generator, never the
-    game's; without a seed it draws one); ``budget`` bounds each decision.
+    game's; without a seed it draws one); ``budget`` bounds each decision. ``fixed``
+    plays with the known mistakes of the first published heuristics mended (the
+    ``medium`` level, and the search's guide); without it, the heuristics as they were
+    (``strong``, the fixed reference).
     """
 
-    def __init__(self, seed: int | None = None, budget: Budget | None = None) -> None:
+    def __init__(self, seed: int | None = None, budget: Budget | None = None, *, fixed: bool = False) -> None:
         self.rng = Rng(seed if seed is not None else secrets.randbits(SEED_BITS))
         self.budget = budget or Budget()
+        self.fixed = fixed
         self.memory = Memory()
         self._game_id: str | None = None
         self._strategy: Strategy | None = None
@@ -71,5 +75,5 @@ class StrongBot:
                 self.memory.clear()
             self._game_id = view.game_id
             make = _strategies().get(view.game)
-            self._strategy = None if make is None else make(self.rng, self.budget)
+            self._strategy = None if make is None else make(self.rng, self.budget, fixed=self.fixed)
         return self._strategy

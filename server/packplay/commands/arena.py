@@ -46,9 +46,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--budget",
         type=budget_argument,
-        default=Budget(),
+        default=None,
         help="thinking per decision of the bots that take a budget: samples (32), a time cap "
-        "(50ms, 0.2s) or both (64 50ms); default 16 samples",
+        "(50ms, 0.2s) or both (64 50ms); default: each level's own",
     )
     parser.add_argument("--server", metavar="URL", help="play over this server instead of in-process")
     parser.add_argument(

@@ -19,7 +19,6 @@ from typing import Any
 
 import msgspec
 
-from packplay.bots.budget import Budget
 from packplay.bots.registry import BUILT_IN, BotFactory, BotNameError, bot_factory
 from packplay.commands.arena import budget_argument
 from packplay_clients import PackplayError, RestClient, connect, play
@@ -45,8 +44,9 @@ def register(commands: Any) -> None:
     parser.add_argument(
         "--budget",
         type=budget_argument,
-        default=Budget(),
-        help="thinking per decision of a bot that takes a budget: samples (32), a time cap (50ms) or both",
+        default=None,
+        help="thinking per decision of a bot that takes a budget: samples (32), a time cap (50ms) or "
+        "both; default: the level's own",
     )
     parser.add_argument("--encoding", choices=("json", "msgpack"), default="json")
     parser.add_argument("--seed", type=int, help="seed of the (first) bot: the same seed plays the same way")

@@ -42,7 +42,8 @@ from typing import Any
 
 import msgspec
 
-from packplay.bots.budget import DEFAULT_SAMPLES, Budget
+from packplay.bots.budget import Budget
+from packplay.bots.levels import LEVELS
 from packplay.bots.registry import make_bot
 from packplay.server.play.errors import Refused
 from packplay.server.play.local_games import LocalGames
@@ -87,7 +88,7 @@ class Inputs:
     """The version of ``view``."""
     bot: str
     seed: int
-    budget: Budget
+    budget: Budget | None
     frames: tuple[bytes, ...]
     """The updates and events messages the seat was sent, as a MessagePack client got them."""
     view: bytes
@@ -339,25 +340,31 @@ class House:
                     continue
                 if not clocks.faces(copy, seat, since):
                     return None
+                bot = copy.meta.house_bots()[seat]
                 view = codec.encode_plain(whole_view(game.doc(seat), copy.version), WIRE)
                 return Inputs(
                     game_id=game_id,
                     seat=seat,
                     since=since,
                     version=copy.version,
-                    bot=copy.meta.house_bots()[seat],
+                    bot=bot,
                     seed=self._seed(copy.meta, seat, since),
-                    budget=self._budget(copy.meta),
+                    budget=self._budget(copy.meta, bot),
                     frames=tuple(follower.frames),
                     view=view,
                 )
         return None
 
-    def _budget(self, meta: GameMeta) -> Budget:
+    def _budget(self, meta: GameMeta, bot: str) -> Budget | None:
+        """The level's own budget, its time capped by ``house_seconds`` and a quarter of the clock."""
+        level = LEVELS.get(bot)
+        if level is None:
+            return None
         cap = self.settings.house_seconds
         if meta.clock is not None:
             cap = min(cap, meta.clock / 4)
-        return Budget(samples=DEFAULT_SAMPLES, seconds=cap)
+        own = level.budget.seconds
+        return Budget(samples=level.budget.samples, seconds=cap if own is None else min(own, cap))
 
     @staticmethod
     def _seed(meta: GameMeta, seat: int, since: int) -> int:
