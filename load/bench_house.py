@@ -1,6 +1,6 @@
 """How fast the house answers, and what its decisions cost the rest of the server.
 
-    python load/bench_house.py [--games 12] [--parallel 6] [--bot strong] [--processes 0]
+    python load/bench_house.py [--games 12] [--parallel 6] [--bot hard] [--processes 2]
 
 One server process (``packplay serve``, a private Redis started here). For each game
 type, ``--games`` games are played, ``--parallel`` at a time, each by one SDK client
@@ -10,6 +10,14 @@ house's move, whenever only the house was left to decide), its p50, p95 and maxi
 and the round trip of a ``ping`` on a spectator connection sent every 20 ms meanwhile
 (how long the server's event loop keeps other connections waiting). Figures, never
 assertions; on a small machine they include the clients' own CPU use.
+
+Then the serving process's own CPU per move (its workers left out), for each game type:
+``--games`` games with an SDK client in every seat, then as many with one client against
+the house, one game at a time, each measured from its creation to its end (a client's
+connection and join, and the house's following of its seat, are in it); ``--rounds``
+such pairs, alternated so that the machine's drift falls on both. A house move costs
+``(CPU of the house games - their client moves x a client move's CPU) / house moves``,
+printed beside a client's move and as their ratio.
 """
 
 from __future__ import annotations
@@ -21,10 +29,11 @@ import statistics
 import time
 from typing import Any
 
+import psutil
 from bench_server import serve
 
 from packplay.server.storage.embedded import EmbeddedRedis
-from packplay_clients import RestClient, connect
+from packplay_clients import RestClient, connect, play
 from packplay_clients.bots import RandomBot
 from packplay_protocol.to_client import Accepted, Pong
 
@@ -117,6 +126,67 @@ async def run_case(url: str, game: str, players: int, options: argparse.Namespac
     )
 
 
+async def cost_run(
+    url: str, process: psutil.Process, game: str, players: int, house: bool, options: argparse.Namespace
+) -> tuple[float, int, int]:
+    """Play ``--games`` games one at a time (clients in every seat, or one client and the house):
+    the serving process's CPU from each game's creation to its end (the clients' connections
+    and joins, the house's following of its seats, every move), and the moves by clients and
+    by the house."""
+    cpu, moves = 0.0, [0, 0]
+    async with RestClient(url) as lobby:
+        for index in range(options.games):
+            seats: Any = {seat: options.bot for seat in range(1, players)} if house else None
+            names = ("bench",) if house else tuple(f"p{seat}" for seat in range(players))
+            created = await lobby.create_game(game, players, seats=names, house=seats)
+            before = serving_cpu(process)
+            async with contextlib.AsyncExitStack() as stack:
+                connections = [
+                    await stack.enter_async_context(await connect(url, grant.token, "msgpack"))
+                    for grant in created.grants
+                ]
+                for connection in connections:
+                    await connection.join()
+                joined = min(connection.version for connection in connections)
+                before = serving_cpu(process)
+                await asyncio.gather(
+                    *(
+                        play(c, RandomBot(index * 10 + n), idle_timeout=60.0)
+                        for n, c in enumerate(connections)
+                    )
+                )
+                cpu += serving_cpu(process) - before
+            replay = await lobby.replay(created.game_id)
+            for action in replay.log:
+                if action.seat is not None and action.version > joined:
+                    moves[bool(action.action_id and action.action_id.startswith("house-"))] += 1
+    return cpu, moves[0], moves[1]
+
+
+def serving_cpu(process: psutil.Process) -> float:
+    times = process.cpu_times()
+    return times.user + times.system
+
+
+async def cost_case(
+    url: str, process: psutil.Process, game: str, players: int, options: argparse.Namespace
+) -> None:
+    clients_cpu = mixed_cpu = 0.0
+    client_moves = mixed_client = house_moves = 0
+    for _ in range(options.rounds):
+        cpu, moves, _ = await cost_run(url, process, game, players, False, options)
+        clients_cpu, client_moves = clients_cpu + cpu, client_moves + moves
+        cpu, moves, by_house = await cost_run(url, process, game, players, True, options)
+        mixed_cpu, mixed_client, house_moves = mixed_cpu + cpu, mixed_client + moves, house_moves + by_house
+    per_client = clients_cpu / client_moves
+    per_house = (mixed_cpu - mixed_client * per_client) / max(house_moves, 1)
+    print(
+        f"| {game} | {players} | {client_moves} | {1e6 * per_client:.0f} | {house_moves} "
+        f"| {1e6 * per_house:.0f} | {per_house / per_client:.2f}x |",
+        flush=True,
+    )
+
+
 async def main(options: argparse.Namespace) -> None:
     with EmbeddedRedis() as private:
         settings = {
@@ -127,16 +197,23 @@ async def main(options: argparse.Namespace) -> None:
             "PACKPLAY_HOUSE_GAMES_PER_MINUTE": "0",
             "PACKPLAY_HOUSE_MOVES_PER_MINUTE": "0",
         }
-        async with serve(private.url, settings) as (url, _process):
-            where = f"{options.processes} worker processes" if options.processes else "a thread"
+        async with serve(private.url, settings) as (url, process):
             print(
-                f"house bot {options.bot} in {where}, {options.parallel} games at a time; times in ms\n\n"
+                f"house bot {options.bot} in {options.processes} worker processes, {options.parallel} games "
+                "at a time; times in ms\n\n"
                 "| game | players | games | house moves timed | p50 | p95 | max | ping p50 | ping p99 "
                 "| seconds |\n"
                 "|---|---|---|---|---|---|---|---|---|---|"
             )
             for game, players in CASES:
                 await run_case(url, game, players, options)
+            print(
+                "\nthe serving process's CPU per move, its workers left out (us)\n\n"
+                "| game | players | client moves | per client move | house moves | per house move | ratio |\n"
+                "|---|---|---|---|---|---|---|"
+            )
+            for game, players in CASES:
+                await cost_case(url, process, game, players, options)
 
 
 if __name__ == "__main__":
@@ -145,6 +222,9 @@ if __name__ == "__main__":
     )
     parser.add_argument("--games", type=int, default=12)
     parser.add_argument("--parallel", type=int, default=6)
-    parser.add_argument("--bot", default="strong", choices=["strong", "random", "first"])
-    parser.add_argument("--processes", type=int, default=0, help="PACKPLAY_HOUSE_PROCESSES (0: a thread)")
+    parser.add_argument(
+        "--bot", default="hard", choices=["easy", "medium", "hard", "strong", "random", "first"]
+    )
+    parser.add_argument("--processes", type=int, default=2, help="PACKPLAY_HOUSE_PROCESSES")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of the CPU comparison")
     asyncio.run(main(parser.parse_args()))

@@ -10,8 +10,12 @@ never times out while its opponent does.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
+import os
+import signal
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
@@ -32,11 +36,11 @@ from packplay_protocol.rest import CreateGame, HouseBot, Replay
 
 IDLE = 30.0
 HOUSE_GAMES: list[tuple[str, int, dict[int, HouseBot]]] = [
-    ("day_night", 2, {1: "strong"}),
-    ("mishra_factory", 3, {0: "strong", 2: "random"}),
-    ("wedding_planner", 2, {0: "strong"}),
-    ("base_race", 2, {1: "strong"}),
-    ("wedding_planner", 4, {1: "first", 2: "strong", 3: "strong"}),
+    ("day_night", 2, {1: "hard"}),
+    ("mishra_factory", 3, {0: "medium", 2: "random"}),
+    ("wedding_planner", 2, {0: "easy"}),
+    ("base_race", 2, {1: "hard"}),
+    ("wedding_planner", 4, {1: "first", 2: "strong", 3: "hard"}),
 ]
 
 
@@ -222,18 +226,77 @@ async def test_two_clients_of_one_game_see_the_same_house_moves(servers: list[Se
     assert_house_played(replay, house)
 
 
-async def test_a_server_that_runs_house_decisions_in_worker_processes(
+def workers_of(server: ServerProcess) -> set[int]:
+    """The process ids of a server process's house workers (its spawned children)."""
+    pid = server.process.pid
+    children: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(FileNotFoundError):
+            children.update(int(child) for child in (task / "children").read_text().split())
+    return {child for child in children if b"house_workers" in command_line(child)}
+
+
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text()
+
+
+async def wait_for(check: Callable[[], bool], seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if check():
+            return True
+        await asyncio.sleep(0.1)
+    return check()
+
+
+async def test_house_workers_start_with_the_server_and_a_dead_one_is_replaced(
     redis_server: EmbeddedRedis, tmp_path: Path
 ) -> None:
-    server = start_server(redis_server.url, tmp_path, PACKPLAY_HOUSE_PROCESSES="1")
-    house: dict[int, HouseBot] = {1: "strong"}
+    """Two workers start with the server; one killed mid-game is replaced (the other goes on), the
+    game goes on with the house's own actions (the decisions are made again), and stopping the
+    server stops them."""
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_HOUSE_PROCESSES="2")
+    house: dict[int, HouseBot] = {1: "hard"}
     try:
+        assert await wait_for(lambda: len(workers_of(server)) == 2)
+        first = workers_of(server)
         async with RestClient(server.url) as lobby:
-            created = await lobby.create_game("mishra_factory", 2, seats=("ada",), house=house)
-            await play_alone(server.url, created.grants[0].token)
+            created = await lobby.create_game("base_race", 2, seats=("ada",), house=house)
+            playing = asyncio.create_task(play_alone(server.url, created.grants[0].token))
+            await asyncio.sleep(0.5)
+            killed = min(first)
+            os.kill(killed, signal.SIGKILL)
+            await asyncio.wait_for(playing, 120)
             replay = await lobby.replay(created.game_id)
+        assert await wait_for(lambda: len(workers_of(server)) == 2 and killed not in workers_of(server))
+        replaced = workers_of(server)
+        assert first - {killed} < replaced, "the other worker kept working"
     finally:
         server.stop()
     assert_house_played(replay, house)
-    assert "worker died" not in server.log.read_text()
-    assert "failed" not in server.log.read_text()
+    assert not any(a.action_id and a.action_id.endswith("-first") for a in replay.log), "no fallback action"
+    log = server.log.read_text()
+    assert "a house worker process died" in log
+    assert "kept dying" not in log
+    assert await wait_for(lambda: not any(alive(pid) for pid in first | replaced), 10)
+
+
+async def test_house_workers_exit_when_their_server_is_killed(
+    redis_server: EmbeddedRedis, tmp_path: Path
+) -> None:
+    server = start_server(redis_server.url, tmp_path, PACKPLAY_HOUSE_PROCESSES="2")
+    assert await wait_for(lambda: len(workers_of(server)) == 2)
+    workers = workers_of(server)
+    server.kill()
+    assert await wait_for(lambda: not any(alive(pid) for pid in workers), 10)

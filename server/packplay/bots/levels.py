@@ -49,9 +49,7 @@ LEVELS: dict[str, Level] = {
     for level in (
         Level("easy", Budget(samples=1), "heuristics on one sampled world; one decision in four at random"),
         Level("medium", Budget(samples=16), "heuristics on 16 sampled worlds, known mistakes fixed"),
-        Level(
-            "hard", Budget(samples=64, seconds=0.5), "search: candidates played out in 64 worlds, 0.5 s"
-        ),
+        Level("hard", Budget(samples=64, seconds=0.5), "search: candidates played out in 64 worlds, 0.5 s"),
         Level("strong", Budget(samples=16), "the first published heuristics (a fixed reference)"),
     )
 }

@@ -123,6 +123,7 @@ class Runtime:
         pipeline = self.store.pipeline
         self.metrics.tallies.redis = lambda: (pipeline.round_trips, pipeline.commands)
         self.authority = Authority(self.store, settings)
+        await self.authority.house.start()
         self.authority.moves.answered = self.metrics.action_answered
         self.metrics.watched_games.set_function(lambda: self.authority.games.watched)
         self.authority.count_limits(lambda limit: self.metrics.limited.labels(limit).inc())

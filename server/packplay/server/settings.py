@@ -198,17 +198,16 @@ class Settings:
     # Turn clocks and the house
     clock_interval: float = 1.0
     """Seconds between a process's looks for expired turn clocks."""
-    house_seconds: float = 0.25
-    """Time cap of one decision of the house's strong bot (it stops sampling then; under a turn
-    clock it takes at most a quarter of the clock)."""
+    house_seconds: float = 0.5
+    """Time cap of one house decision, below each level's own budget (it stops sampling then;
+    under a turn clock it takes at most a quarter of the clock)."""
     house_grace: float = 10.0
     """Seconds a house seat's decision may wait for the process that should make it; then any
     process's clock sweep makes it (the first process that served the game may have died)."""
-    house_threads: int = 1
-    """Threads per process that run house decisions, off the event loop (without ``house_processes``)."""
-    house_processes: int = 0
-    """Worker processes per server process for the strong house bot's decisions, spawned on the
-    first house game (0: threads)."""
+    house_processes: int = 2
+    """Worker processes per server process where the house's levels think (started and stopped
+    with the server; at least one). One worker makes about two ``hard`` decisions a second: size
+    it to the cores the server processes leave free."""
     # Tournaments
     tournament_interval: float = 0.5
     """Seconds between two passes of each process's tournament runner (finished tables, next rounds)."""
@@ -279,13 +278,13 @@ _POSITIVE = (
     "action_burst", "frames_per_second", "frame_burst", "resumes_per_minute", "games_burst",
     "frame_limit", "backlog", "header_timeout", "body_timeout", "keep_alive_timeout", "write_timeout",
     "close_timeout", "hello_timeout", "ping_interval", "clock_interval", "house_seconds",
-    "house_grace", "house_threads", "tournament_interval", "tournament_ttl", "snapshot_every",
+    "house_grace", "house_processes", "tournament_interval", "tournament_ttl", "snapshot_every",
 )  # fmt: skip
 """Settings that only make sense above 0 (a rate of 0 would refuse everything, an interval of
 0 would spin)."""
 _NOT_NEGATIVE = (
     "redis_replicas", "cold_after", "games_per_minute", "open_lobbies", "catch_up_versions",
-    "house_processes", "drain_delay", "connections_per_address", "spectators_per_address",
+    "drain_delay", "connections_per_address", "spectators_per_address",
     "spectators_per_game", "catch_ups_per_minute", "house_games_per_minute", "house_moves_per_minute",
     "refusals_per_seat",
 )  # fmt: skip

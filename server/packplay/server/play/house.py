@@ -12,40 +12,43 @@ wins; see :meth:`~packplay.server.storage.games.GameStore.claim_clock`).
 What it sees. A process that plays a house seat follows the seat's audience as a
 connection does (a :class:`SeatFollower` among its local game's watchers): it keeps the frames
 a MessagePack client of that seat receives (updates, and the events message of a
-catch-up), and at decision time it renders the seat's whole view message. The bot is
-built afresh for each decision from those bytes, decoded by the protocol's codec, and
-a seed of its own: it is handed nothing else. The same inputs give the same action in
-any process, and the action id names the decision, so a decision made twice is
-played once.
+catch-up), and renders the seat's whole view once, at its first decision (again only
+after a gap). Each decision sends the seat's worker the frames it has not had yet
+(:mod:`~packplay.server.play.house_decisions`), where the bot is built afresh from
+those bytes, decoded by the protocol's codec, and a seed of its own: it is handed
+nothing else. The same inputs give the same action in any process, and the action id
+names the decision, so a decision made twice is played once.
 
-CPU. The strong bot's decisions run in a small thread pool (or, with
-``house_processes``, in spawned worker processes), never on the event loop, with a
-time cap (``house_seconds``): at its default budget a decision takes a few
-milliseconds, and the loop keeps getting the interpreter at every switch interval
-meanwhile, so other games' messages wait a few milliseconds at most. Threads are the
-default: nothing extra has to start or can die apart from the server. The inputs are
-bytes and plain values, so a worker process gets them as they are.
+CPU. The levels' decisions run in the house's worker processes
+(:mod:`~packplay.server.play.house_workers`, ``house_processes`` of them, started and
+stopped with the server), never in the process that serves sockets, each within its
+level's budget capped by ``house_seconds`` and a quarter of the turn clock. The inputs
+are bytes and plain values, so a worker gets them as they are; what is left here is
+playing the action, what a client's move costs. A worker that dies is replaced and
+its decision made again. Only ``random`` and ``first`` decide here, in microseconds.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import hashlib
 import logging
-import multiprocessing
+import secrets
+import zlib
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import BrokenExecutor
 from typing import Any
 
 import msgspec
 
 from packplay.bots.budget import Budget
 from packplay.bots.levels import LEVELS
-from packplay.bots.registry import make_bot
 from packplay.server.play.errors import Refused
+from packplay.server.play.house_decisions import RESEND, WIRE, Inputs, decide
+from packplay.server.play.house_workers import HouseWorkers
 from packplay.server.play.local_games import LocalGames
 from packplay.server.play.moves import Moves
 from packplay.server.settings import Settings
@@ -58,13 +61,9 @@ from packplay.table.rendering import Frames, whole_view
 from packplay_protocol import codec
 from packplay_protocol.errors import RejectReason
 from packplay_protocol.from_client import Act
-from packplay_protocol.to_client import Events, GameOver, Update, ViewMessage
-from packplay_protocol.version import Encoding
+from packplay_protocol.to_client import Events, GameOver, Update
 
 log = logging.getLogger(__name__)
-WIRE = Encoding.MSGPACK
-"""The encoding the house reads its frames in (as a MessagePack client would)."""
-MAX_FRAME = 1 << 24
 MAX_FOLLOWED = 1000
 """House seats a process follows at once; the least recently played beyond are let go
 (following one again replays its events from the log, as a reconnecting client's)."""
@@ -73,50 +72,6 @@ INLINE = frozenset({"random", "first"})
 """Bots that decide in microseconds, on the event loop (the thread hop would cost more)."""
 _SETTLED = {RejectReason.STALE_VERSION.value, RejectReason.GAME_OVER.value, RejectReason.DUPLICATE.value}
 """Refusals that mean the decision was made or is no longer due (never the bot's fault)."""
-
-
-@dataclass(frozen=True)
-class Inputs:
-    """Everything a house decision is made from: the bot, its own seed and budget, and
-    the frames its seat was sent."""
-
-    game_id: str
-    seat: int
-    since: int
-    """The version where the decision began (it names the action)."""
-    version: int
-    """The version of ``view``."""
-    bot: str
-    seed: int
-    budget: Budget | None
-    frames: tuple[bytes, ...]
-    """The updates and events messages the seat was sent, as a MessagePack client got them."""
-    view: bytes
-    """The seat's whole view message at ``version``."""
-
-
-def decide(inputs: Inputs) -> Any:
-    """The house bot's action, from its inputs alone (runs in a worker thread)."""
-    bot = make_bot(inputs.bot, inputs.seed, inputs.budget)
-    observe = getattr(bot, "observe", None)
-    if callable(observe):
-        for frame in inputs.frames:
-            message = codec.decode_server(frame, WIRE, max_bytes=MAX_FRAME)
-            if isinstance(message, Update):
-                observe(message.version, message.events)
-            elif isinstance(message, Events):
-                observe(message.to_version, message.events)
-    view = codec.decode_server(inputs.view, WIRE, max_bytes=MAX_FRAME)
-    if not isinstance(view, ViewMessage):
-        raise TypeError(f"the house's view did not decode: {view}")
-    return bot.choose(view)
-
-
-def warm() -> None:
-    """Load what a decision needs in a new worker process (the card catalog)."""
-    from packplay.bots.priors import packaged_catalog
-
-    packaged_catalog()
 
 
 def wire_act(action: Any, version: int, action_id: str) -> Act:
@@ -136,19 +91,42 @@ def wire_act(action: Any, version: int, action_id: str) -> Act:
 
 
 class SeatFollower:
-    """The frames one house seat has been sent: a watcher of its audience on its local game."""
+    """The frames one house seat has been sent: a watcher of its audience on its local game.
 
-    __slots__ = ("frames", "house", "key", "over", "stale", "version")
+    Its frames count from the start of one following (``follow``); ``view`` is the seat's
+    whole view where frame ``base`` starts patching it, rendered at the first decision,
+    and ``sent`` how many frames the seat's worker was last given.
+    """
+
+    __slots__ = (
+        "base",
+        "follow",
+        "frames",
+        "house",
+        "key",
+        "over",
+        "sent",
+        "slot",
+        "stale",
+        "version",
+        "view",
+    )
 
     def __init__(self, house: House, key: tuple[str, int]) -> None:
         self.house = house
         self.key = key
+        self.slot = zlib.crc32(f"{key[0]}:{key[1]}".encode())
+        """The worker this seat's decisions go to (the one that keeps its frames)."""
         self.frames: list[bytes] = []
         self.version = -1
         """The version the frames bring the seat to."""
         self.stale = False
         """Versions may be missing: catch up before the next decision."""
         self.over = False
+        self.follow = secrets.token_hex(6)
+        self.view = b""
+        self.base = 0
+        self.sent = 0
 
     def take(self, frames: Frames) -> None:
         for message, raw in zip(frames.messages, frames.encoded(WIRE), strict=True):
@@ -171,6 +149,35 @@ class SeatFollower:
     def resync(self) -> None:
         self.stale = True
 
+    def rebase(self) -> None:
+        """Updates are missing after a catch-up: a new following, its view rendered again."""
+        self.follow = secrets.token_hex(6)
+        self.view = b""
+        self.sent = 0
+
+    def inputs(self, since: int, bot: str, seed: int, budget: Budget | None) -> Inputs:
+        """The decision's inputs: the frames its worker lacks."""
+        start = self.sent
+        return Inputs(
+            game_id=self.key[0],
+            seat=self.key[1],
+            since=since,
+            version=self.version,
+            bot=bot,
+            seed=seed,
+            budget=budget,
+            follow=self.follow,
+            start=start,
+            frames=tuple(self.frames[start:]),
+            view=self.view if start == 0 else b"",
+            base=self.base,
+        )
+
+    def full(self, inputs: Inputs) -> Inputs:
+        """``inputs`` with every frame of this following, and the view."""
+        end = inputs.start + len(inputs.frames)
+        return dataclasses.replace(inputs, start=0, frames=tuple(self.frames[:end]), view=self.view)
+
 
 class House:
     """The house seats of the games this process plays; one per process."""
@@ -191,23 +198,12 @@ class House:
         self.followers: OrderedDict[tuple[str, int], SeatFollower] = OrderedDict()
         self.running: set[tuple[str, int, int]] = set()
         """Decisions being made here: (game, seat, version where the decision began)."""
-        self._executor: Executor | None = None
+        self.workers = HouseWorkers(settings.house_processes)
         self._tasks: set[asyncio.Task[Any]] = set()
 
-    @property
-    def executor(self) -> Executor:
-        if self._executor is None:
-            processes = self.settings.house_processes
-            if processes > 0:
-                # Spawned, not forked: this process runs threads and an event loop.
-                context = multiprocessing.get_context("spawn")
-                self._executor = ProcessPoolExecutor(processes, mp_context=context)
-                for _ in range(processes):
-                    self._executor.submit(warm)  # start the workers and load their catalog now
-            else:
-                threads = max(self.settings.house_threads, 1)
-                self._executor = ThreadPoolExecutor(threads, thread_name_prefix="packplay-house")
-        return self._executor
+    async def start(self) -> None:
+        """Start the worker processes (they get ready in the background)."""
+        await self.workers.start()
 
     async def close(self) -> None:
         for task in list(self._tasks):
@@ -215,8 +211,7 @@ class House:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+        await self.workers.close()
 
     def _spawn(self, work: Any) -> None:
         task = asyncio.create_task(work)
@@ -259,19 +254,15 @@ class House:
         self.running.add(key)
         try:
             await self._turn_of(owner)
-            inputs = await self.inputs(game_id, seat, since)
-            if inputs is None:
+            prepared = await self.inputs(game_id, seat, since)
+            if prepared is None:
                 return False
+            follower, inputs = prepared
             action_id = f"house-{seat}-{since}"
             try:
-                if inputs.bot in INLINE:
-                    chosen = decide(inputs)
-                else:
-                    chosen = await asyncio.get_running_loop().run_in_executor(self.executor, decide, inputs)
-                act = wire_act(chosen, inputs.version, action_id)
+                act = wire_act(await self._decide(follower, inputs), inputs.version, action_id)
             except BrokenExecutor:
-                log.error("game %s: the house's worker died; seat %s plays its first action", *key[:2])
-                self._executor = None  # a new pool for the next decision
+                log.error("game %s: the house's workers kept dying; seat %s plays its first action", *key[:2])
             except Exception:
                 log.exception("game %s: the house bot of seat %s failed; it plays its first action", *key[:2])
             else:
@@ -313,8 +304,9 @@ class House:
         act = Act(action_id=f"house-{seat}-{since}-first", version=version, action=action)
         return (await self.moves.act(game_id, seat, act)).accepted
 
-    async def inputs(self, game_id: str, seat: int, since: int) -> Inputs | None:
-        """The seat's frames and view now, or None when the decision is no longer due."""
+    async def inputs(self, game_id: str, seat: int, since: int) -> tuple[SeatFollower, Inputs] | None:
+        """The seat's follower and the decision's inputs now (the frames its worker lacks), or
+        None when the decision is no longer due."""
         key = (game_id, seat)
         for _ in range(3):
             follower = self.followers.get(key)
@@ -326,6 +318,7 @@ class House:
                 elif follower.stale:
                     follower.stale = False
                     follower.take(await self.games.resume(game_id, seat, follower.version))
+                    follower.rebase()
             except Refused:  # the game is gone, or not started
                 self.let_go_later(key)
                 return None
@@ -340,20 +333,26 @@ class House:
                     continue
                 if not clocks.faces(copy, seat, since):
                     return None
+                if not follower.view:
+                    follower.view = codec.encode_plain(whole_view(game.doc(seat), copy.version), WIRE)
+                    follower.base = len(follower.frames)
                 bot = copy.meta.house_bots()[seat]
-                view = codec.encode_plain(whole_view(game.doc(seat), copy.version), WIRE)
-                return Inputs(
-                    game_id=game_id,
-                    seat=seat,
-                    since=since,
-                    version=copy.version,
-                    bot=bot,
-                    seed=self._seed(copy.meta, seat, since),
-                    budget=self._budget(copy.meta, bot),
-                    frames=tuple(follower.frames),
-                    view=view,
-                )
+                seed, budget = self._seed(copy.meta, seat, since), self._budget(copy.meta, bot)
+                return follower, follower.inputs(since, bot, seed, budget)
         return None
+
+    async def _decide(self, follower: SeatFollower, inputs: Inputs) -> Any:
+        """The bot's action, in the seat's worker (``random`` and ``first`` here); the frames
+        sent again in full when the worker lacks the earlier ones."""
+        for attempt in (inputs, follower.full(inputs)):
+            if attempt.bot in INLINE:
+                chosen = decide(attempt)
+            else:
+                chosen = await self.workers.run(decide, attempt, slot=follower.slot)
+            if chosen != RESEND:
+                follower.sent = attempt.start + len(attempt.frames)
+                return chosen
+        raise RuntimeError("the worker could not rebuild the seat's view from all its frames")
 
     def _budget(self, meta: GameMeta, bot: str) -> Budget | None:
         """The level's own budget, its time capped by ``house_seconds`` and a quarter of the clock."""
