@@ -209,9 +209,11 @@ function titleOf(game) {
 
 /** The bots the server can seat (CreateGame's house), strongest first. */
 const HOUSE_BOTS = [
-  { bot: "strong", title: "strong bot" },
-  { bot: "random", title: "random bot" },
-  { bot: "first", title: "first-legal bot" },
+  { bot: "hard", title: "hard" },
+  { bot: "medium", title: "medium" },
+  { bot: "easy", title: "easy" },
+  { bot: "strong", title: "the reference bot" },
+  { bot: "random", title: "random moves" },
 ];
 
 function createGameForm() {
