@@ -9,7 +9,7 @@ import pytest
 
 from packplay.arena import wilson
 from packplay.arena.engine import seat_outcomes
-from packplay.arena.ladder import ANCHOR_RATING, PairResult, expected_score, fit, run_ladder
+from packplay.arena.ladder import ANCHOR_RATING, PairResult, expected_score, fit, run_ladder, standard_errors
 from packplay.arena.stats import BotTally, SeatOutcome, Standings
 from packplay.cli import main
 from packplay_protocol.games.common import GameResult
@@ -42,6 +42,17 @@ def test_draws_count_half_a_win_to_each_side() -> None:
     ratings = fit([PairResult("x", "y", 60, 20, 40)], prior=0)
     assert ratings["y"] - ratings["x"] == pytest.approx(-400 * math.log10(2), abs=1e-4)
     assert expected_score(ratings["x"], ratings["y"]) == pytest.approx(2 / 3)
+
+
+def test_standard_errors_follow_the_number_of_games() -> None:
+    """An even pair after n games: the log-odds' variance is 4/n, so the error is
+    (400 / ln 10) * 2 / sqrt(n) Elo points; a bot met only through another adds both errors."""
+    even = [PairResult("a", "b", 50, 50)]
+    errors = standard_errors(even, fit(even, prior=0), "a")
+    assert errors["a"] == 0.0 and errors["b"] == pytest.approx(400 / math.log(10) * 2 / 10)
+    chain = [PairResult("a", "b", 50, 50), PairResult("b", "c", 50, 50), PairResult("a", "c", 0, 0)]
+    errors = standard_errors(chain, fit(chain, prior=0), "a")
+    assert errors["c"] == pytest.approx(math.sqrt(2) * errors["b"])
 
 
 def test_a_clean_sweep_stays_finite_and_ordered() -> None:
@@ -121,6 +132,7 @@ def test_the_ladder_command_rates_cheap_bots(capsys: pytest.CaptureFixture[str])
     assert printed["anchor"] == "first" and printed["games_per_pair"] == 4 and len(printed["pairs"]) == 3
     rows = {row["bot"]: row for row in printed["ratings"]}
     assert rows["first"]["rating"] == 1500.0 and all(row["games"] == 8 for row in rows.values())
+    assert rows["first"]["rating_se"] == 0.0 and rows["greedy"]["rating_se"] > 0
     assert main([*args, "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "Bradley-Terry ratings (first = 1500)" in out and "score of the row bot" in out
