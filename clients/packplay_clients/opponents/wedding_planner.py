@@ -7,8 +7,9 @@ discard the card whose loss costs the least.
 
 ``greedy`` takes from the discard pile when the cards taken (less the best discard)
 raise its score now, and draws otherwise. ``thoughtful`` weighs a draw by what an
-unknown card is worth to it, judging the unknown cards by all the cards it has seen, and
-takes only what beats that; between discards of equal cost it throws the card the next
+unknown card is worth to it, judging the unknown cards by the cards it has seen outside
+its hand, at half that gain (a sure card beats a hoped one), and takes only what beats
+that; between discards of equal cost it throws the card the next
 player needs least (what that player took from the pile shows its theme, and an artifact,
 a foil or a first land helps anyone).
 """
@@ -55,8 +56,10 @@ def me(view: View) -> SeatView:
 
 
 def draw_worth(message: ViewMessage, hand: Sequence[CardInstance], theme: CardInstance | None) -> float:
-    """What a draw is worth on average: each card seen stands for the unknown ones."""
-    seen = [c for i, c in message.cards.items() if c.magic_back and (theme is None or i != theme.id)]
+    """What a draw is worth on average: each card seen elsewhere than in the hand (which was
+    kept for the theme) stands for the unknown ones."""
+    held = {c.id for c in hand} | ({theme.id} if theme is not None else set())
+    seen = [c for i, c in message.cards.items() if c.magic_back and i not in held]
     if not seen:
         return float(score(hand, theme))
     return sum(best_kept([*hand, card], theme) for card in seen) / len(seen)
@@ -67,7 +70,9 @@ def pickup(message: ViewMessage, rng: random.Random, thoughtful: bool) -> Any:
     seat = me(view)
     hand = cards_of(message, seat.cards)
     theme = message.cards.get(seat.theme) if seat.theme else None
-    draw_value = draw_worth(message, hand, theme) if thoughtful else float(score(hand, theme))
+    now = float(score(hand, theme))
+    # A sure card beats a hoped one: a draw counts half its average gain.
+    draw_value = (now + draw_worth(message, hand, theme)) / 2 if thoughtful else now
 
     def value(action: Any) -> float:
         if isinstance(action, Draw):
