@@ -9,10 +9,12 @@ time in as many face-down cards as they have, and otherwise looks like any card 
 far (their side is dealt from the same boosters).
 
 ``greedy`` makes the move of best immediate worth: a battle it expects to win, a probe
-that may find the camp, else a step forward. ``thoughtful`` hides its camp in a back
+that may find the camp, else a step forward (a thoughtful player steps toward their
+nearest face-down card instead). ``thoughtful`` hides its camp in a back
 corner with its two toughest creatures beside it and its spells in front as probes, and
 also weighs the board its move leaves: their pieces next to its camp, open squares around
-the camp, and its pieces left beside a revealed card of theirs that beats them.
+the camp that one of theirs is near, and its pieces left beside a revealed card of theirs
+that beats them.
 """
 
 from __future__ import annotations
@@ -141,8 +143,14 @@ def probe(board: Board, card: CardInstance) -> float:
     return camp + (1 - 1 / hidden) * other
 
 
-def immediate(board: Board, move: Move) -> float:
-    """What the move gains now: a battle's worth, or a small step forward."""
+def distance(square: Square, targets: list[Square]) -> int:
+    """Steps from ``square`` to the nearest of ``targets`` (0 when there is none)."""
+    return min((abs(square[0] - r) + abs(square[1] - c) for r, c in targets), default=0)
+
+
+def immediate(board: Board, move: Move, hunt: bool = False) -> float:
+    """What the move gains now: a battle's worth, or a small step forward (with ``hunt``,
+    a step toward their nearest face-down card, where the camp hides)."""
     origin, piece = board.piece_of(move.card)
     mine = board.card(piece)
     if mine is None:
@@ -150,6 +158,9 @@ def immediate(board: Board, move: Move) -> float:
     target = board.pieces.get((move.row, move.col))
     if target is None:
         step = (move.row - origin[0]) * board.forward
+        if hunt:
+            hidden = [s for s, p in board.pieces.items() if p.owner != board.seat and not p.face_up]
+            step += 2 * (distance(origin, hidden) - distance((move.row, move.col), hidden))
         return (-1.0 if mine.is_land else 0.05 * step) + 0.01
     theirs = board.card(target)
     return clash(mine, theirs).worth if theirs is not None else probe(board, mine)
@@ -181,6 +192,7 @@ def after(board: Board, move: Move) -> dict[Square, Piece]:
 def danger(board: Board, pieces: dict[Square, Piece]) -> float:
     """What the board risks for the seat: its camp in reach, and pieces a revealed card beats."""
     risk = 0.0
+    enemies = [square for square, piece in pieces.items() if piece.owner != board.seat]
     for square, piece in pieces.items():
         if piece.owner != board.seat:
             continue
@@ -188,7 +200,9 @@ def danger(board: Board, pieces: dict[Square, Piece]) -> float:
         around = [pieces[n] for n in neighbours(square) if n in pieces and pieces[n].owner != board.seat]
         if card is not None and card.is_land:
             risk += CAMP_THREAT * len(around)
-            risk += OPEN_APPROACH * sum(1 for n in neighbours(square) if n not in pieces)
+            # An empty square beside the camp matters when one of theirs is two steps from it.
+            near = [n for n in neighbours(square) if n not in pieces and distance(n, enemies) <= 2]
+            risk += OPEN_APPROACH * len(near) if enemies else 0.0
             continue
         for enemy in around:
             theirs = board.card(enemy)
@@ -205,8 +219,9 @@ def play(message: ViewMessage, rng: random.Random, thoughtful: bool) -> Any:
         return first_legal(message)
 
     def worth(move: Move) -> float:
-        now = immediate(board, move)
-        return now - danger(board, after(board, move)) if thoughtful else now
+        if not thoughtful:
+            return immediate(board, move)
+        return immediate(board, move, hunt=True) - danger(board, after(board, move))
 
     return best(moves, worth, rng)
 
