@@ -251,6 +251,24 @@ def test_mishra_takes_the_card_that_wins_a_color() -> None:
         assert action.belt_position == 0
 
 
+def test_the_thoughtful_mishra_player_denies_the_card_that_would_help_the_next_player_most() -> None:
+    """The green card brings greedy 2 points (second in green). But the red card left on the
+    belt would bring the other seat a fifth group and second place in red (4 points, MF-5,
+    MF-6); taking it costs the thoughtful player nothing (red stays its largest group)."""
+    cards = [card("r1", colors="R"), card("r2", colors="R"), card("rY", colors="R"), card("gX", colors="G")]
+    cards += [card(i, colors=i[0].upper()) for i in ("w1", "u1", "b1", "g1", "g2", "wa", "wb")]
+    theirs = {"W": ("w1",), "U": ("u1",), "B": ("b1",), "G": ("g1", "g2")}
+    view = mf_view(("gX", "rY", "wa", "wb"), {"R": ("r1", "r2")}, theirs)
+    legal = LegalActions(
+        actions=(
+            mishra_factory.Take(belt_position=0, group="G"),
+            mishra_factory.Take(belt_position=1, group="R"),
+        )
+    )
+    greedy, thoughtful = both(message("mishra_factory", view, legal, cards))
+    assert greedy.belt_position == 0 and thoughtful.belt_position == 1
+
+
 def test_mishra_pays_for_a_back_card_with_the_card_it_needs_least() -> None:
     """A third red card is spare (red stays the largest group); the lone blue card earns
     second place in blue."""
