@@ -8,7 +8,8 @@ to and, for a back card, every collected card it may cost.
 ``greedy`` takes what raises its own points most. ``thoughtful`` looks one turn further:
 it keeps its lead over the best other seat after the next player's best take from the
 belt that take leaves (the card the deck adds is unknown, so it is left out), and pays
-for a back card with the card its points miss least.
+for a back card with the card its points miss least. At a table of three or four that
+look counts less than its own points: denying the next player helps the others too.
 """
 
 from __future__ import annotations
@@ -144,6 +145,9 @@ def thoughtful(message: ViewMessage, rng: random.Random) -> Any:
     def looked_ahead(take: Take) -> float:
         rest = [card for position, card in enumerate(belt) if position != take.belt_position]
         totals = reply(after[id(take)], following, rest)
-        return lead(totals, seat) + 0.3 * lead(points(after[id(take)]), seat) - (0.1 if take.discard else 0.0)
+        ahead, now = lead(totals, seat), points(after[id(take)])
+        # Denying the next player helps every other seat too: at a full table, it counts less.
+        looked = ahead + 0.3 * lead(now, seat) if view.players == 2 else now[seat] + 0.3 * ahead
+        return looked - (0.1 if take.discard else 0.0)
 
     return best(shortlist, looked_ahead, rng)
