@@ -6,7 +6,9 @@ the WebSocket, :class:`GameConnection`), ``bots`` (:class:`RandomBot`,
 ``legal`` (actions built from a view's legal choices), ``tournament`` (a tournament player
 driven by a bot, :func:`play_tournament`, and :class:`TournamentFeed`, a tournament
 followed over the WebSocket), ``transport`` (the injectable
-transport: WebSocket or in memory), ``errors``.
+transport: WebSocket or in memory), ``errors``, and ``opponents`` (benchmark players
+written from the printed rules: :class:`~packplay_clients.opponents.GreedyOpponent`,
+:class:`~packplay_clients.opponents.ThoughtfulOpponent`).
 
 A seat played to the end by a bot::
 

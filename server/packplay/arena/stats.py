@@ -1,4 +1,5 @@
-"""Arena statistics: per bot, its games, wins with a 95% Wilson interval, draws, scores, speed."""
+"""Arena statistics: per bot, its games; wins, draws and losses, each with a 95% Wilson
+interval; in 2-player runs, its share of the decisive games won; scores and speed."""
 
 from __future__ import annotations
 
@@ -77,6 +78,32 @@ class BotTally:
         return wilson(self.wins, self.seat_games)
 
     @property
+    def draw_interval(self) -> tuple[float, float]:
+        return wilson(self.draws, self.seat_games)
+
+    @property
+    def loss_interval(self) -> tuple[float, float]:
+        return wilson(self.losses, self.seat_games)
+
+    @property
+    def decisive(self) -> int:
+        """Games won or lost: the draws left out."""
+        return self.wins + self.losses
+
+    @property
+    def decisive_share(self) -> float | None:
+        """Of the games won or lost, the part won (None without such a game).
+
+        Meant for 2-player runs, where a win shared by both seats is a draw: it then says
+        who is better however often the game is drawn.
+        """
+        return self.wins / self.decisive if self.decisive else None
+
+    @property
+    def decisive_interval(self) -> tuple[float, float]:
+        return wilson(self.wins, self.decisive)
+
+    @property
     def average_score(self) -> float:
         return self.score_total / self.seat_games if self.seat_games else 0.0
 
@@ -84,8 +111,14 @@ class BotTally:
     def decisions_per_second(self) -> float | None:
         return self.decisions / self.seconds if self.seconds > 0 else None
 
-    def as_json(self) -> dict[str, Any]:
-        low, high = self.interval
+    def as_json(self, decisive: bool = False) -> dict[str, Any]:
+        """The tally as JSON; ``decisive`` adds the share of decisive games won (2-player runs)."""
+        games = self.seat_games or 1
+        shares = {
+            "decisive_games": self.decisive,
+            "decisive_share": _rounded(self.decisive_share, 4),
+            "decisive_share_ci95": _pair(self.decisive_interval),
+        }
         return {
             "bot": self.bot,
             "seat_games": self.seat_games,
@@ -94,7 +127,12 @@ class BotTally:
             "draws": self.draws,
             "losses": self.losses,
             "win_rate": round(self.win_rate, 4),
-            "win_rate_ci95": [round(low, 4), round(high, 4)],
+            "win_rate_ci95": _pair(self.interval),
+            "draw_rate": round(self.draws / games, 4),
+            "draw_rate_ci95": _pair(self.draw_interval),
+            "loss_rate": round(self.losses / games, 4),
+            "loss_rate_ci95": _pair(self.loss_interval),
+            **(shares if decisive else {}),
             "average_score": round(self.average_score, 3),
             "decisions": self.decisions,
             "decisions_per_second": _rounded(self.decisions_per_second),
@@ -141,30 +179,49 @@ class Standings:
             "average_steps": round(self.steps / self.games, 2) if self.games else 0.0,
             "seconds": round(self.seconds, 3),
             "games_per_second": _rounded(self.games / self.seconds if self.seconds > 0 else None),
-            "bots": [tally.as_json() for tally in self.tallies.values()],
+            "bots": [tally.as_json(decisive=self.players == 2) for tally in self.tallies.values()],
         }
 
     def report(self) -> str:
-        """A plain-text table, one line per bot."""
+        """A plain-text table, one line per bot: wins, draws and losses with their 95% CI
+        (and, with 2 players, the share of decisive games won), then scores and speed."""
         head = (
             f"{self.game}, {self.players} players, {self.games} games "
             f"({self.draws} draws), seats: {', '.join(self.lineup)}"
         )
-        columns = f"  {'bot':<24} {'seats':>6} {'wins':>6} {'win rate':>9}  {'95% CI':<15} "
-        columns += f"{'shared':>6} {'draws':>6} {'avg score':>9} {'decisions/s':>11}"
+        decisive = self.players == 2
+        columns = f"  {'bot':<24} {'seats':>6} "
+        columns += "".join(f"{name:>7} {'rate, 95% CI':<21}" for name in ("wins", "draws", "losses"))
+        columns += f"{'decisive won, 95% CI':<23}" if decisive else ""
+        columns += f"{'shared':>6} {'avg score':>9} {'decisions/s':>11}"
         lines = [head, columns]
         for tally in self.tallies.values():
-            low, high = tally.interval
+            games = tally.seat_games or 1
             speed = tally.decisions_per_second
-            lines.append(
-                f"  {tally.bot:<24} {tally.seat_games:>6} {tally.wins:>6} {100 * tally.win_rate:>8.1f}%  "
-                f"{f'{100 * low:.1f}-{100 * high:.1f}%':<15} {tally.shared_wins:>6} {tally.draws:>6} "
-                f"{tally.average_score:>9.2f} {'-' if speed is None else f'{speed:,.0f}':>11}"
-            )
+            line = f"  {tally.bot:<24} {tally.seat_games:>6} "
+            line += f"{tally.wins:>7} {_rate(tally.win_rate, tally.interval):<21}"
+            line += f"{tally.draws:>7} {_rate(tally.draws / games, tally.draw_interval):<21}"
+            line += f"{tally.losses:>7} {_rate(tally.losses / games, tally.loss_interval):<21}"
+            if decisive:
+                share = tally.decisive_share
+                line += f"{'-' if share is None else _rate(share, tally.decisive_interval):<23}"
+            speed_text = "-" if speed is None else f"{speed:,.0f}"
+            line += f"{tally.shared_wins:>6} {tally.average_score:>9.2f} {speed_text:>11}"
+            lines.append(line)
         rate = f"{self.games / self.seconds:,.1f}" if self.seconds > 0 else "-"
         lines.append(f"  even share {100 * self.even_share:.1f}%; {rate} games/s")
         return "\n".join(lines)
 
 
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 1)
+def _rate(rate: float, interval: tuple[float, float]) -> str:
+    """A rate and its interval: ``45.0% [34.6-59.1]``."""
+    low, high = interval
+    return f"{100 * rate:.1f}% [{100 * low:.1f}-{100 * high:.1f}]"
+
+
+def _pair(interval: tuple[float, float]) -> list[float]:
+    return [round(interval[0], 4), round(interval[1], 4)]
+
+
+def _rounded(value: float | None, digits: int = 1) -> float | None:
+    return None if value is None else round(value, digits)

@@ -20,6 +20,7 @@ from packplay.bots.budget import Budget
 from packplay.bots.levels import LEVELS, EasyBot, SearchBot
 from packplay.bots.strong import StrongBot
 from packplay_clients.bots import Bot, FirstBot, RandomBot
+from packplay_clients.opponents import GreedyOpponent, ThoughtfulOpponent
 
 BotFactory = Callable[[int | None, Budget | None], Bot]
 """(seed, budget) -> a new bot for one seat of one game (budget None: the bot's own)."""
@@ -31,9 +32,12 @@ BUILT_IN: dict[str, BotFactory] = {
     "medium": lambda seed, budget: StrongBot(seed, budget or LEVELS["medium"].budget, fixed=True),
     "hard": lambda seed, budget: SearchBot(seed, budget),
     "strong": lambda seed, budget: StrongBot(seed, budget or LEVELS["strong"].budget),
+    "greedy": lambda seed, budget: GreedyOpponent(seed),
+    "thoughtful": lambda seed, budget: ThoughtfulOpponent(seed),
 }
-"""The bots every command knows by name: the SDK's two trivial ones, and the house's
-levels (:mod:`.levels`)."""
+"""The bots every command knows by name: the SDK's two trivial ones, the house's
+levels (:mod:`.levels`), and the SDK's benchmark opponents written from the printed rules
+alone (:mod:`packplay_clients.opponents`)."""
 
 
 class BotNameError(ValueError):
