@@ -13,7 +13,7 @@ its own (``X-Forwarded-For``, which the server believes from the loopback proxy)
 - spectators: up to ``--spectators`` WebSockets that join every game being played as
   spectators (the innocent's among them), each one a connection;
 - connections: up to ``--connections`` WebSockets that say ``hello`` and stay idle;
-- house: games of four with three strong house seats and a one-second turn clock, the
+- house: games of four with three hard house seats and a one-second turn clock, the
   fourth seat never played, created as fast as the server lets the address.
 
 Prints, per phase, the innocent moves' p50 and p95 (from the action sent to the update
@@ -134,7 +134,7 @@ async def _one(base: str, game_id: str | None, held: list[Any], tally: Counter[s
 
 
 async def _house_games(base: str, deadline: float, tally: Counter[str]) -> None:
-    house = [{"seat": seat, "bot": "strong"} for seat in (1, 2, 3)]
+    house = [{"seat": seat, "bot": "hard"} for seat in (1, 2, 3)]
     body = {"game": "wedding_planner", "players": 4, "seats": ["idle"], "house": house, "turn_seconds": 1}
     async with httpx.AsyncClient(base_url=base, headers={"X-Forwarded-For": ABUSER}) as http:
         while time.monotonic() < deadline:
