@@ -50,10 +50,11 @@ class CardRef(msgspec.Struct, frozen=True, kw_only=True):
     foil: bool = False
 
 
-HouseBot = Literal["random", "first", "easy", "medium", "hard", "strong"]
+HouseBot = Literal["random", "first", "easy", "medium", "hard", "strong", "greedy", "thoughtful"]
 """The bots the server can seat: the house's levels `easy`, `medium`, `hard` and `strong` (the
-rules reference's page on levels says how each decides and its budget), `random` plays a random
-legal action, `first` the first legal one."""
+protocol's page on the house says how each decides and its budget); `greedy` and `thoughtful`,
+sparring partners written from the printed rules (a greedy player, and one that looks one move
+ahead); `random` plays a random legal action, `first` the first legal one."""
 
 
 class HouseSeat(msgspec.Struct, frozen=True, kw_only=True):

@@ -1004,7 +1004,7 @@ export interface HouseSeat {
    * A seat number, 0 for the first seat.
    */
   seat: number;
-  bot?: "easy" | "first" | "hard" | "medium" | "random" | "strong";
+  bot?: "easy" | "first" | "greedy" | "hard" | "medium" | "random" | "strong" | "thoughtful";
 }
 
 /**
@@ -1511,7 +1511,7 @@ export interface SeatInfo {
    */
   seat: number;
   name: string | null;
-  house: ("easy" | "first" | "hard" | "medium" | "random" | "strong") | null;
+  house: ("easy" | "first" | "greedy" | "hard" | "medium" | "random" | "strong" | "thoughtful") | null;
 }
 
 /**
