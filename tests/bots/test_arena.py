@@ -195,3 +195,16 @@ def test_the_installed_command_finds_a_bot_module_in_the_current_folder(tmp_path
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert [bot["bot"] for bot in json.loads(done.stdout)["bots"]] == ["mybot:Bot", "first"]
+
+
+def test_decision_times_give_nearest_rank_quantiles() -> None:
+    from packplay.arena.stats import BotTally, SeatOutcome
+
+    tally = BotTally("b")
+    assert tally.decision_ms(0.99) is None
+    times = tuple(i / 1000 for i in range(1, 101))  # 1 ms .. 100 ms
+    tally.add(SeatOutcome("b", 0, True, False, False, 1.0, 100, sum(times), times))
+    assert tally.decision_ms(0.5) == 50.0
+    assert tally.decision_ms(0.99) == 99.0
+    assert tally.decision_ms(1.0) == 100.0
+    assert tally.as_json()["decision_ms_p99"] == 99.0

@@ -55,6 +55,7 @@ class EngineTable:
         self.feeds = [SeatFeed(self.copy, seat, follow=observes(bot)) for seat, bot in enumerate(self.bots)]
         self.decisions = [0] * players
         self.seconds = [0.0] * players
+        self.times: list[list[float]] = [[] for _ in range(players)]
 
     def play(self) -> tuple[GameResult, int]:
         """Play to the end; the result and the number of steps.
@@ -74,7 +75,9 @@ class EngineTable:
         view = self.feeds[seat].view(copy)
         started = time.perf_counter()
         chosen = bot.choose(view)
-        self.seconds[seat] += time.perf_counter() - started
+        took = time.perf_counter() - started
+        self.seconds[seat] += took
+        self.times[seat].append(took)
         self.decisions[seat] += 1
         action = wire_action(chosen, copy.version, f"{seat}-{copy.version}")
         if isinstance(action, DecodeError):
@@ -93,11 +96,15 @@ class EngineTable:
         return f"{self.seating.bots[seat]} (seat {seat}, game {self.seating.index}, seed {self.seating.seed})"
 
     def outcomes(self, result: GameResult) -> list[SeatOutcome]:
-        return seat_outcomes(result, self.seating.bots, self.decisions, self.seconds)
+        return seat_outcomes(result, self.seating.bots, self.decisions, self.seconds, self.times)
 
 
 def seat_outcomes(
-    result: GameResult, bots: Sequence[str], decisions: Sequence[int], seconds: Sequence[float]
+    result: GameResult,
+    bots: Sequence[str],
+    decisions: Sequence[int],
+    seconds: Sequence[float],
+    times: Sequence[Sequence[float]] = (),
 ) -> list[SeatOutcome]:
     """Each seat's outcome: a win (shared when several seats but not all won), a draw, a loss."""
     shared = len(result.winners) > 1 and not result.draw
@@ -111,6 +118,7 @@ def seat_outcomes(
             score=result.scores[seat] if seat < len(result.scores) else 0.0,
             decisions=decisions[seat],
             seconds=seconds[seat],
+            times=tuple(times[seat]) if seat < len(times) else (),
         )
         for seat, name in enumerate(bots)
     ]

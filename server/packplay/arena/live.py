@@ -31,13 +31,16 @@ class Timed:
         self.bot = bot
         self.decisions = 0
         self.seconds = 0.0
+        self.times: list[float] = []
 
     def choose(self, view: ViewMessage) -> Any:
         started = time.perf_counter()
         try:
             return self.bot.choose(view)
         finally:
-            self.seconds += time.perf_counter() - started
+            took = time.perf_counter() - started
+            self.seconds += took
+            self.times.append(took)
             self.decisions += 1
 
     def observe(self, version: int, events: Any) -> None:
@@ -79,7 +82,8 @@ async def live_game(
     result, version = finished[0]
     decisions = [bot.decisions for bot in bots]
     seconds = [bot.seconds for bot in bots]
-    return seat_outcomes(result, seating.bots, decisions, seconds), version
+    times = [bot.times for bot in bots]
+    return seat_outcomes(result, seating.bots, decisions, seconds, times), version
 
 
 async def _seat(connection: GameConnection, bot: Timed) -> tuple[Any, int]:

@@ -41,6 +41,8 @@ class SeatOutcome:
     decisions: int
     seconds: float
     """Time spent deciding."""
+    times: tuple[float, ...] = ()
+    """Each decision's time, in seconds."""
 
 
 @dataclass
@@ -55,6 +57,8 @@ class BotTally:
     score_total: float = 0.0
     decisions: int = 0
     seconds: float = 0.0
+    times: list[float] = field(default_factory=list)
+    """Every decision's time, in seconds."""
 
     def add(self, outcome: SeatOutcome) -> None:
         self.seat_games += 1
@@ -64,6 +68,15 @@ class BotTally:
         self.score_total += outcome.score
         self.decisions += outcome.decisions
         self.seconds += outcome.seconds
+        self.times.extend(outcome.times)
+
+    def decision_ms(self, quantile: float) -> float | None:
+        """A quantile of the decisions' times in milliseconds (nearest rank; None without times)."""
+        if not self.times:
+            return None
+        ordered = sorted(self.times)
+        rank = min(len(ordered) - 1, max(0, math.ceil(quantile * len(ordered)) - 1))
+        return 1000 * ordered[rank]
 
     @property
     def losses(self) -> int:
@@ -136,6 +149,9 @@ class BotTally:
             "average_score": round(self.average_score, 3),
             "decisions": self.decisions,
             "decisions_per_second": _rounded(self.decisions_per_second),
+            "decision_ms_p50": _rounded(self.decision_ms(0.5), 2),
+            "decision_ms_p99": _rounded(self.decision_ms(0.99), 2),
+            "decision_ms_max": _rounded(self.decision_ms(1.0), 2),
         }
 
 
@@ -193,7 +209,7 @@ class Standings:
         columns = f"  {'bot':<24} {'seats':>6} "
         columns += "".join(f"{name:>7} {'rate, 95% CI':<21}" for name in ("wins", "draws", "losses"))
         columns += f"{'decisive won, 95% CI':<23}" if decisive else ""
-        columns += f"{'shared':>6} {'avg score':>9} {'decisions/s':>11}"
+        columns += f"{'shared':>6} {'avg score':>9} {'decisions/s':>11} {'p99 ms':>8}"
         lines = [head, columns]
         for tally in self.tallies.values():
             games = tally.seat_games or 1
@@ -206,7 +222,9 @@ class Standings:
                 share = tally.decisive_share
                 line += f"{'-' if share is None else _rate(share, tally.decisive_interval):<23}"
             speed_text = "-" if speed is None else f"{speed:,.0f}"
-            line += f"{tally.shared_wins:>6} {tally.average_score:>9.2f} {speed_text:>11}"
+            p99 = tally.decision_ms(0.99)
+            p99_text = "-" if p99 is None else f"{p99:,.1f}"
+            line += f"{tally.shared_wins:>6} {tally.average_score:>9.2f} {speed_text:>11} {p99_text:>8}"
             lines.append(line)
         rate = f"{self.games / self.seconds:,.1f}" if self.seconds > 0 else "-"
         lines.append(f"  even share {100 * self.even_share:.1f}%; {rate} games/s")
