@@ -13,7 +13,7 @@ from bots_samples import Recorder
 
 from packplay.arena import ArenaError, arena, lineup, seating, wilson
 from packplay.arena.engine import EngineTable, seat_outcomes
-from packplay.arena.stats import Standings
+from packplay.arena.stats import BotTally, SeatOutcome, Standings
 from packplay.bots.budget import Budget
 from packplay.bots.registry import BotNameError, bot_factory, make_bot
 from packplay.bots.strong import StrongBot
@@ -198,8 +198,6 @@ def test_the_installed_command_finds_a_bot_module_in_the_current_folder(tmp_path
 
 
 def test_decision_times_give_nearest_rank_quantiles() -> None:
-    from packplay.arena.stats import BotTally, SeatOutcome
-
     tally = BotTally("b")
     assert tally.decision_ms(0.99) is None
     times = tuple(i / 1000 for i in range(1, 101))  # 1 ms .. 100 ms
