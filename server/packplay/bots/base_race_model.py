@@ -65,6 +65,8 @@ GUIDE_BUDGET = Budget(samples=8)
 """Sampled defenders behind the candidates' heuristic judgement."""
 VALUE_SCALE = 30.0
 """Heuristic points for which the cut-off value moves from 1/2 to about 3/4."""
+DRAW_NEAR = 30
+"""Moves before the limit from which a position's lead fades toward the draw."""
 EXPLORE = 8
 """A rollout move in this many is played at random."""
 WIN_POINTS = 100.0
@@ -83,6 +85,7 @@ class Decision:
     seat: int
     race: Race | None
     seen: Sequence[Card]
+    """The non-land cards of the game the seat has seen (what the hidden ones are not)."""
     normal_seat: int
 
 
@@ -114,8 +117,8 @@ class BaseRaceModel:
             race = None
             if view.phase == "play":
                 race = Race(view, message.cards, memory, prior, GUIDE_BUDGET, fixed=True)
-            seen = [message.cards[c] for c in (*view.discard, *view.hand) if c in message.cards]
-            seen += [message.cards[p.card] for p in view.board if p.card is not None]
+            known = [*view.discard, *view.hand, *(p.card for p in view.board if p.card is not None)]
+            seen = [message.cards[c] for c in known if c in message.cards and not message.cards[c].is_land]
             self._decision = Decision(key, view.seat, race, seen, normal_seat(view, memory))
         return self._decision
 
@@ -233,6 +236,9 @@ class BaseRaceModel:
         if len(actions) == 1 or rng.below(EXPLORE) == 0:
             return actions[rng.below(len(actions))]
         sight = Sight(state, seat, self._strengths(state))
+        decided = self._decision
+        if decided is not None and decided.race is not None and decided.seat == seat:
+            sight.odds = still_hidden(decided.race.camp_odds, sight.odds)
         offset = rng.below(len(actions))
         best, best_score = actions[offset], -math.inf
         for i in range(len(actions)):
@@ -255,8 +261,7 @@ class BaseRaceModel:
         if decided is not None and decided.race is not None and decided.seat == seat:
             odds = still_hidden(decided.race.camp_odds, odds)
         score = Evaluation(seat, odds, fixed=True).position(board, extra=state.turn == seat)
-        left = state.move_limit - state.moves
-        score *= min(1.0, left / VALUE_SCALE)
+        score *= min(1.0, (state.move_limit - state.moves) / DRAW_NEAR)
         return 1 / (1 + math.exp(-score / VALUE_SCALE))
 
 
