@@ -50,9 +50,9 @@ def creature(card_id: str, toughness: int, legendary: bool = False) -> CardInsta
 
 
 def position(
-    pieces: Sequence[tuple[CardInstance, int, tuple[int, int]]], face_up: Sequence[str] = ()
+    pieces: Sequence[tuple[CardInstance, int, tuple[int, int]]], face_up: Sequence[str] = (), turn: int = 0
 ) -> BaseRaceState:
-    """A play-phase state with ``pieces`` (card, owner, square), seat 0 to move."""
+    """A play-phase state with ``pieces`` (card, owner, square), ``turn`` to move."""
     board: list[str | None] = [None] * SQUARES
     for piece, _, (row, col) in pieces:
         board[square(row, col)] = piece.id
@@ -70,8 +70,8 @@ def position(
         board=board,
         laid_out=[0, 1],
         revealed=list(face_up),
-        turn=0,
-        normal_seat=0,
+        turn=turn,
+        normal_seat=turn,
         moves=10,
     )
 
@@ -263,3 +263,23 @@ def test_hard_plays_legal_actions() -> None:
         for other in (0, 1):
             bots[other].observe(version, events_for(transition.events, other))
     assert state.moves >= 30 or ENGINE.result(state) is not None
+
+
+def test_the_layout_candidates_hide_the_camp_on_different_squares() -> None:
+    state = ENGINE.setup(GameConfig(game="base_race", players=2), 3, CATALOG)
+    seen = message(state, 0, 0)
+    layouts = BaseRaceModel(Rng(5)).candidates(seen, Memory())
+    camp_id = next(c for c in state.hands[0] if state.cards[c].is_land)
+    assert len({fill.cards.index(camp_id) for fill in layouts}) == len(layouts) > 1
+    for fill in layouts:
+        ENGINE.apply(state, 0, fill)
+
+
+def test_the_cut_off_values_a_threat_to_the_camp() -> None:
+    pieces = [(camp("camp0"), 0, (0, 0)), (creature("mine", 5), 0, (2, 2)), (camp("camp1"), 1, (5, 3))]
+    safe = position([*pieces, (creature("enemy", 3), 1, (3, 0))], turn=1)
+    threatened = position([*pieces, (creature("enemy", 3), 1, (0, 1))], turn=1)
+    model = BaseRaceModel(Rng(1))
+    values = [model.value(state, 0) for state in (safe, threatened)]
+    assert all(0 <= value <= 1 for value in values)
+    assert values[0] > values[1] + 0.3

@@ -16,7 +16,7 @@ The camp itself never attacks unless the odds favour it.
 
 Fixed (``fixed``, the ``medium`` level and the search's guide), three mistakes of the
 reference mended: losing the last attacker counts as the farthest distance from their
-pieces, not none; a piece next to the camp weighs what it risks, more than half a win
+pieces, not none; a piece next to the camp weighs what it risks, most of a win
 (a sure removal beats a one-in-three gamble); the camp goes to a square drawn among
 the back row and the middle row's edges, and the guess of theirs weighs where a
 sensible player hides it (the back, corners first), the pieces guarding it and how
