@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 import pytest
+from reachable import walk
 
 from packplay.bots.base_race import BaseRaceStrategy, Race, layout
 from packplay.bots.base_race_model import BaseRaceModel
@@ -248,7 +249,15 @@ def test_the_world_reads_nothing_hidden() -> None:
     assert len(camps) > 1
 
 
-def test_hard_plays_legal_actions() -> None:
+def assert_keeps_nothing_hidden(bot: Any, hidden: frozenset[str]) -> None:
+    """After a decision the bot keeps no game state (its worlds are gone) and no hidden card."""
+    for item in walk(bot):
+        assert not isinstance(item, BaseRaceState), "the bot keeps a whole state"
+        if isinstance(item, CardInstance):
+            assert item.id not in hidden, "the bot keeps a card under a hidden card's id"
+
+
+def test_hard_plays_legal_actions_and_keeps_no_world() -> None:
     state = ENGINE.setup(GameConfig(game="base_race", players=2), 21, CATALOG)
     bots: list[Any] = [SearchBot(1, Budget(samples=4)), StrongBot(2, Budget(samples=2))]
     version = 0
@@ -258,6 +267,7 @@ def test_hard_plays_legal_actions() -> None:
         action = bots[seat].choose(seen)
         if seat == 0:
             assert action in seen.legal.actions or seen.view.phase == "layout"
+            assert_keeps_nothing_hidden(bots[0], ENGINE.hidden_from(state, 0))
         transition = ENGINE.apply(state, seat, action)
         state, version = transition.state, version + 1
         for other in (0, 1):
