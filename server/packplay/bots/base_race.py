@@ -13,6 +13,14 @@ the position each leaves: the threat on the bot's camp (opponent pieces next to 
 or one step from an open square next to it), the bot's chances on its next move,
 pieces kept and lost, and how close its attackers stand to hidden opponent pieces.
 The camp itself never attacks unless the odds favour it.
+
+Fixed (``fixed``, the ``medium`` level and the search's guide), three mistakes of the
+reference mended: losing the last attacker counts as the farthest distance from their
+pieces, not none; a piece next to the camp weighs what it risks, most of a win
+(a sure removal beats a one-in-three gamble); the camp goes to a square drawn among
+the back row and the middle row's edges, and the guess of theirs weighs where a
+sensible player hides it (the back, corners first), the pieces guarding it and how
+rarely a camp moves.
 """
 
 from __future__ import annotations
@@ -42,6 +50,23 @@ PIECE = 2.0
 MOVED_WEIGHT = 0.7
 """A piece that moved is this much less likely to be the camp, per move."""
 APPROACH = 0.5
+FIXED_THREAT = 75.0
+"""Fixed: a piece next to the camp stays there until removed, trying squares at leisure;
+it finds the camp more often than not: it weighs most of a win."""
+FIXED_MOVED_WEIGHT = 0.3
+"""Fixed: a camp moves only when nothing else can, so a piece that moved rarely is one."""
+DEPTH_WEIGHTS = (4.0, 2.0, 1.0)
+"""Fixed: prior odds of the camp by the piece's row, counted from the owner's back row."""
+AWAY_WEIGHT = 0.5
+"""Fixed: the prior of a piece standing in the other seat's half."""
+CORNER_WEIGHT = 2.0
+"""Fixed: a back-row edge square has fewer neighbours: where a camp is best hidden."""
+GUARD_WEIGHT = 0.25
+"""Fixed: the odds grow by this for each own piece beside it (its guards)."""
+CAMP_SQUARES = ((0, 0, 2), (0, 1, 2), (0, 2, 2), (0, 3, 2), (1, 0, 1), (1, 3, 1))
+"""Fixed layout: (depth from the back row, column, weight) of the squares the camp is drawn among."""
+NO_ATTACKER = float(ROWS + COLUMNS)
+"""Fixed: the distance of a side with no attacker left (beyond any real one)."""
 
 
 def neighbours(square: tuple[int, int]) -> list[tuple[int, int]]:
@@ -70,9 +95,13 @@ class BaseRaceStrategy(SampledStrategy):
         view = message.view
         assert isinstance(view, View) and view.seat is not None
         if view.phase == "layout":
-            order = layout(view.seat, [message.cards[c] for c in view.hand], self.rng)
+            hand = [message.cards[c] for c in view.hand]
+            if self.fixed:
+                order = layout_at(view.seat, hand, camp_square(view.seat, self.rng))
+            else:
+                order = layout(view.seat, hand, self.rng)
             return fill(message.legal.choices[0], order)
-        race = Race(view, message.cards, memory, self.prior(message.cards), self.budget)
+        race = Race(view, message.cards, memory, self.prior(message.cards), self.budget, fixed=self.fixed)
         return race.best(message.legal.actions)
 
 
@@ -103,6 +132,55 @@ def layout(seat: int, hand: Sequence[CardInstance], rng: Rng) -> list[str]:
     return [squares[(first + i // COLUMNS, i % COLUMNS)].id for i in range(len(hand))]
 
 
+def home_rows(seat: int) -> tuple[int, int, int]:
+    """The seat's rows from its back row to its front row."""
+    return (0, 1, 2) if seat == 0 else (5, 4, 3)
+
+
+def camp_square(seat: int, rng: Rng) -> tuple[int, int]:
+    """Fixed: a square for the camp drawn among the back row and the middle row's edges."""
+    total = sum(weight for _, _, weight in CAMP_SQUARES)
+    draw = rng.below(total)
+    for depth, col, weight in CAMP_SQUARES:
+        if draw < weight:
+            return home_rows(seat)[depth], col
+        draw -= weight
+    raise AssertionError("weights cover the draw")
+
+
+def layout_at(seat: int, hand: Sequence[CardInstance], camp_at: tuple[int, int]) -> list[str]:
+    """The 12 ids in layout order: the camp at ``camp_at``, the strongest cards on its
+    neighbours, the next ones on the front row, the rest behind."""
+    rows = home_rows(seat)
+    first = min(rows)
+    ranked = sorted(hand, key=fighting_rank, reverse=True)
+    camp = next((card for card in hand if card.is_land), ranked[-1])
+    others = [card for card in ranked if card.id != camp.id]
+    places = [s for s in neighbours(camp_at) if s[0] in rows]
+    places += [(rows[2], col) for col in range(COLUMNS) if (rows[2], col) not in places]
+    places += [(row, col) for row in rows[1::-1] for col in range(COLUMNS) if (row, col) not in places]
+    places = [place for place in places if place != camp_at]
+    squares: dict[tuple[int, int], CardInstance] = {camp_at: camp}
+    squares.update(zip(places, others, strict=False))
+    return [squares[(first + i // COLUMNS, i % COLUMNS)].id for i in range(len(hand))]
+
+
+def camp_prior(board: Board, square: tuple[int, int], owner: int) -> float:
+    """Fixed: how likely a sensible player hid its camp on ``square``, from its row, a
+    back-row edge, and the owner's pieces guarding it."""
+    guards = sum(1 for n in neighbours(square) if n in board and board[n].owner == owner)
+    return square_prior(square, owner, guards)
+
+
+def square_prior(square: tuple[int, int], owner: int, guards: int) -> float:
+    """Fixed: :func:`camp_prior` given the number of the owner's pieces beside the square."""
+    depth = abs(square[0] - home_rows(owner)[0])
+    weight = DEPTH_WEIGHTS[depth] if depth < len(DEPTH_WEIGHTS) else AWAY_WEIGHT
+    if depth == 0 and square[1] in (0, COLUMNS - 1):
+        weight *= CORNER_WEIGHT
+    return weight * (1 + GUARD_WEIGHT * guards)
+
+
 def movers(memory: Memory, seat: int) -> Counter[str]:
     """How often each opponent piece moved or attacked, from the events received."""
     counts: Counter[str] = Counter()
@@ -124,9 +202,12 @@ class Race:
         memory: Memory,
         prior: CardPrior,
         budget: Budget,
+        *,
+        fixed: bool = False,
     ) -> None:
         assert view.seat is not None
         self.seat = view.seat
+        self.fixed = fixed
         self.cards = cards
         self.board: Board = {
             (p.row, p.col): Spot(p.id, p.owner, cards.get(p.card) if p.card else None, p.face_up)
@@ -134,14 +215,22 @@ class Race:
         }
         moved = movers(memory, self.seat)
         self.camp_odds = self._camp_odds(moved)
+        self.evaluation = Evaluation(self.seat, self.camp_odds, fixed)
         self.defenders = self._sample_defenders(view, prior, budget)
 
     def _camp_odds(self, moved: Counter[str]) -> dict[str, float]:
-        weights = {
-            spot.id: MOVED_WEIGHT ** moved[spot.id]
-            for spot in self.board.values()
-            if spot.owner != self.seat and not spot.face_up
-        }
+        if self.fixed:
+            weights = {
+                spot.id: FIXED_MOVED_WEIGHT ** moved[spot.id] * camp_prior(self.board, square, spot.owner)
+                for square, spot in self.board.items()
+                if spot.owner != self.seat and not spot.face_up
+            }
+        else:
+            weights = {
+                spot.id: MOVED_WEIGHT ** moved[spot.id]
+                for spot in self.board.values()
+                if spot.owner != self.seat and not spot.face_up
+            }
         total = sum(weights.values()) or 1.0
         return {card_id: weight / total for card_id, weight in weights.items()}
 
@@ -212,6 +301,23 @@ class Race:
 
     def position(self, board: Board, extra: bool, theirs: bool = False) -> float:
         """How good ``board`` is for the bot, the opponent to move (unless ``extra``)."""
+        return self.evaluation.position(board, extra, theirs)
+
+
+@dataclass
+class Evaluation:
+    """The position heuristic for ``seat``, given its odds of each opponent piece being the camp."""
+
+    seat: int
+    camp_odds: Mapping[str, float]
+    fixed: bool = False
+
+    @property
+    def threat_weight(self) -> float:
+        return FIXED_THREAT if self.fixed else THREAT
+
+    def position(self, board: Board, extra: bool, theirs: bool = False) -> float:
+        """How good ``board`` is for the bot, the opponent to move (unless ``extra``)."""
         mine = [square for square, spot in board.items() if spot.owner == self.seat]
         camp = next((s for s in mine if board[s].card is not None and board[s].card.is_land), None)  # type: ignore[union-attr]
         threat = 0.0
@@ -233,7 +339,7 @@ class Race:
         pieces = len(mine) - sum(1 for spot in board.values() if spot.owner != self.seat)
         if extra:
             return OPPORTUNITY * 2 * chance + PIECE * pieces - APPROACH * self._distance(board, mine)
-        weight = THREAT * (1.5 if theirs else 1.0)
+        weight = self.threat_weight * (1.5 if theirs else 1.0)
         return (
             -weight * threat + OPPORTUNITY * chance + PIECE * pieces - APPROACH * self._distance(board, mine)
         )
@@ -256,5 +362,5 @@ class Race:
             return 0.0
         attackers = [s for s in mine if board[s].card is not None and not board[s].card.is_land]  # type: ignore[union-attr]
         if not attackers:
-            return 0.0
+            return NO_ATTACKER if self.fixed else 0.0
         return min(abs(a[0] - t[0]) + abs(a[1] - t[1]) for a in attackers for t in targets)

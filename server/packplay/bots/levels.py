@@ -34,7 +34,8 @@ from packplay_protocol.to_client import ViewMessage
 SLIP = 4
 """``easy`` plays one decision in this many at random."""
 ROLLOUT_DEPTH = 200
-"""Actions a rollout plays before the game's model judges the position."""
+"""Actions a rollout plays before the game's model judges the position (a model's own
+``depth`` when it has one: a game too long to play out)."""
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ _MODELS: dict[str, str] = {
     "day_night": "packplay.bots.day_night:DayNightModel",
     "mishra_factory": "packplay.bots.mishra_factory:MishraFactoryModel",
     "wedding_planner": "packplay.bots.wedding_planner:WeddingPlannerModel",
-    "base_race": "packplay.bots.base_race:BaseRaceModel",
+    "base_race": "packplay.bots.base_race_model:BaseRaceModel",
 }
 """Each game's search model (its class is built with the bot's generator)."""
 
@@ -98,7 +99,8 @@ class SearchBot:
                 self.memory.clear()
             self._game_id = view.game_id
             model = model_for(view.game, self.rng)
-            self._search = None if model is None else Search(model, self.rng, self.budget, ROLLOUT_DEPTH)
+            depth = getattr(model, "depth", ROLLOUT_DEPTH)
+            self._search = None if model is None else Search(model, self.rng, self.budget, depth)
         if self._search is None:
             return self.fallback.choose(view)
         return self._search.choose(view, self.memory)
