@@ -60,6 +60,7 @@ def play_until(state: WeddingState, steps: int, seed: int, memories: list[Memory
 def assert_consistent(world: WeddingState, message: ViewMessage) -> None:
     """The world is a whole state the seat's message could come from."""
     seat = message.seat
+    assert seat is not None
     assert ENGINE.view(world, seat) == message.view
     known = ENGINE.known_cards(world, seat)
     assert known == sorted(message.cards)
