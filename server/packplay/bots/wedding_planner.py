@@ -1,4 +1,4 @@
-"""The strong Vampire Wedding Planner bot.
+"""The Vampire Wedding Planner bots: the strong heuristics, and the search model of ``hard``.
 
 Strategy. Only the bot's own hand counts for its score, and it knows its theme, so it
 plays to end with the best hand it can. The draw pile is hidden: the bot samples it
@@ -11,6 +11,15 @@ scores (odds from the pool) and nothing when it does not. Each pick-up is judged
 the best hand it allows after the discard: a take of the discard pile exactly (every
 card above it comes along, WP-3), a draw on average over the pool. Between equal
 discards the bot gives away the card least useful to others (no artifact, foil or land).
+
+The search model (``hard``, :class:`WeddingPlannerModel`). A world keeps what the view
+shows and samples the rest from the same booster prior; another seat's theme is weighed
+by its open play (a card it took and kept that would not score on a theme makes that
+theme less likely, a card it gave away that would score on it too), and its hidden hand
+is the best for that theme of the cards it held and drew. Every legal action is played
+out to the end, every seat following the greedy plan above with its own theme (points
+per card cached per world, draw odds read from the world's pile) and a small random
+term; a game is short, so rollouts reach the end and the search's reward judges them.
 """
 
 from __future__ import annotations
