@@ -1,6 +1,7 @@
 """A bot's decision inputs hold nothing its seat may not see, and it has no path to the game state.
 
-The strong bot (and a recording bot beside it) play every game through the arena's
+Each of the house's bots that samples or searches (``strong``, ``hard``) and the sparring
+partner ``thoughtful``, with a recording bot beside it, plays every game through the arena's
 in-process feed. Before each decision and each delivery of events, the engine says
 which cards are hidden from that seat (``hidden_from``); the test then checks that no
 hidden card's facts are in what the bot is handed (the view's card table, any card
@@ -21,7 +22,7 @@ from packplay.arena.engine import EngineTable
 from packplay.arena.seating import seating
 from packplay.arena.stats import SeatOutcome
 from packplay.bots.budget import Budget
-from packplay.bots.registry import BotFactory
+from packplay.bots.registry import BotFactory, make_bot
 from packplay.bots.strong import StrongBot
 from packplay.cards.catalog import load_catalog
 from packplay.games.base import Emitted, GameState
@@ -82,7 +83,7 @@ class WatchedTable(EngineTable):
         return self.engine.hidden_from(self.copy.state, seat)
 
 
-def play_watched(game: str, players: int, index: int) -> tuple[WatchedTable, list[Spy]]:
+def play_watched(game: str, players: int, index: int, bot: str = "strong") -> tuple[WatchedTable, list[Spy]]:
     spies: list[Spy] = []
 
     def spying(make: BotFactory) -> BotFactory:
@@ -95,9 +96,11 @@ def play_watched(game: str, players: int, index: int) -> tuple[WatchedTable, lis
 
     factories = {
         "strong": spying(lambda seed, budget: StrongBot(seed, budget)),
+        "hard": spying(lambda seed, budget: make_bot("hard", seed, budget)),
+        "thoughtful": spying(lambda seed, budget: make_bot("thoughtful", seed)),
         "recorder": spying(lambda seed, budget: Recorder(seed)),
     }
-    plan = seating(index, 20 + index, ("strong", *["recorder"] * (players - 1)))
+    plan = seating(index, 20 + index, (bot, *["recorder"] * (players - 1)))
     table = WatchedTable(game, plan, factories, Budget(samples=4), CATALOG)
     for spy in spies:
         spy.table = table
@@ -107,10 +110,11 @@ def play_watched(game: str, players: int, index: int) -> tuple[WatchedTable, lis
     return table, spies
 
 
+@pytest.mark.parametrize("bot", ["strong", "hard", "thoughtful"])
 @pytest.mark.parametrize(("game", "players"), CASES)
-def test_a_bot_sees_only_what_its_seat_may_see(game: str, players: int) -> None:
-    for index in range(players):  # the strong bot in every seat in turn
-        table, spies = play_watched(game, players, index)
+def test_a_bot_sees_only_what_its_seat_may_see(game: str, players: int, bot: str) -> None:
+    for index in range(players):  # the bot in every seat in turn
+        table, spies = play_watched(game, players, index, bot)
         assert all(spy.checked_views > 0 for spy in spies)
         assert all(spy.checked_events > 0 for spy in spies)
         assert sum(spy.checked_views for spy in spies) == table.copy.version
