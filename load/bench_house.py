@@ -17,7 +17,12 @@ the house, one game at a time, each measured from its creation to its end (a cli
 connection and join, and the house's following of its seat, are in it); ``--rounds``
 such pairs, alternated so that the machine's drift falls on both. A house move costs
 ``(CPU of the house games - their client moves x a client move's CPU) / house moves``,
-printed beside a client's move and as their ratio.
+printed beside a client's move and as their ratio. What the process spends idle (its
+clock sweeps and timers, measured first for 5 s) is taken out of both, in proportion to
+each game's length: a game against the house lasts longer, the house thinking. The
+clients there take ``--think`` seconds (0.05) before each move, as a person or a bot
+takes some: moves that arrive one by one cost a server more than a burst does, and the
+house's arrive one by one.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
 import statistics
 import time
 from typing import Any
@@ -131,15 +137,15 @@ async def cost_run(
 ) -> tuple[float, int, int]:
     """Play ``--games`` games one at a time (clients in every seat, or one client and the house):
     the serving process's CPU from each game's creation to its end (the clients' connections
-    and joins, the house's following of its seats, every move), and the moves by clients and
-    by the house."""
+    and joins, the house's following of its seats, every move) less what it spends idle in
+    that time, and the moves by clients and by the house."""
     cpu, moves = 0.0, [0, 0]
     async with RestClient(url) as lobby:
         for index in range(options.games):
             seats: Any = {seat: options.bot for seat in range(1, players)} if house else None
             names = ("bench",) if house else tuple(f"p{seat}" for seat in range(players))
             created = await lobby.create_game(game, players, seats=names, house=seats)
-            before = serving_cpu(process)
+            before, started = serving_cpu(process), time.perf_counter()
             async with contextlib.AsyncExitStack() as stack:
                 connections = [
                     await stack.enter_async_context(await connect(url, grant.token, "msgpack"))
@@ -147,20 +153,27 @@ async def cost_run(
                 ]
                 for connection in connections:
                     await connection.join()
-                joined = min(connection.version for connection in connections)
-                before = serving_cpu(process)
+                bots = [RandomBot(index * 10 + n) for n in range(len(connections))]
+                thinking = functools.partial(float, options.think)
                 await asyncio.gather(
                     *(
-                        play(c, RandomBot(index * 10 + n), idle_timeout=60.0)
-                        for n, c in enumerate(connections)
+                        play(connection, bot, idle_timeout=60.0, think=thinking)
+                        for connection, bot in zip(connections, bots, strict=True)
                     )
                 )
-                cpu += serving_cpu(process) - before
+                cpu += serving_cpu(process) - before - options.idle_rate * (time.perf_counter() - started)
             replay = await lobby.replay(created.game_id)
             for action in replay.log:
-                if action.seat is not None and action.version > joined:
+                if action.seat is not None:
                     moves[bool(action.action_id and action.action_id.startswith("house-"))] += 1
     return cpu, moves[0], moves[1]
+
+
+async def idle_rate(process: psutil.Process, seconds: float = 5.0) -> float:
+    """The serving process's CPU a second with no game under way (its clock sweeps and timers)."""
+    before = serving_cpu(process)
+    await asyncio.sleep(seconds)
+    return (serving_cpu(process) - before) / seconds
 
 
 def serving_cpu(process: psutil.Process) -> float:
@@ -207,8 +220,10 @@ async def main(options: argparse.Namespace) -> None:
             )
             for game, players in CASES:
                 await run_case(url, game, players, options)
+            options.idle_rate = await idle_rate(process)
             print(
-                "\nthe serving process's CPU per move, its workers left out (us)\n\n"
+                f"\nthe serving process's CPU per move, its workers left out (us; idle: "
+                f"{1e3 * options.idle_rate:.1f} ms a second, taken out)\n\n"
                 "| game | players | client moves | per client move | house moves | per house move | ratio |\n"
                 "|---|---|---|---|---|---|---|"
             )
@@ -227,4 +242,7 @@ if __name__ == "__main__":
     )
     parser.add_argument("--processes", type=int, default=2, help="PACKPLAY_HOUSE_PROCESSES")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of the CPU comparison")
+    parser.add_argument(
+        "--think", type=float, default=0.05, help="seconds a client takes to decide in the CPU comparison"
+    )
     asyncio.run(main(parser.parse_args()))
