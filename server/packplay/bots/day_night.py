@@ -258,8 +258,9 @@ class DayNightModel:
     rollout decides it, blind to the seat's own choice. Candidates are the
     heuristics' row in its orders and with its next best cards, each replacement
     once per signature (cards of one signature play alike), every declaration.
-    Rollouts play the heuristics against the opponent's cards of the world, rows best
-    first as the heuristics place them, with a little noise.
+    Rollouts play the heuristics as the reference plays them: cards valued against
+    the colors of fresh boosters (what a seat expects of hidden cards, not the world's
+    cards, which a real opponent does not see), rows best first, with a little noise.
     """
 
     def __init__(self, rng: Rng) -> None:
@@ -449,8 +450,8 @@ def orders(row: list[str], rng: Rng) -> list[tuple[str, ...]]:
 
 class Rollout:
     """A rollout's decision for one seat, on the whole state: the heuristics, with the
-    opponent's unplayed cards (hand and face-down row, never its hidden choice) as the
-    colors to expect."""
+    set's usual colors as the opponent's (``scale``); the opponent's card in the current
+    pair as the seat may see it, never its hidden choice."""
 
     def __init__(
         self, state: DayNightState, seat: int, signatures: dict[str, Signature], scale: Scale

@@ -260,7 +260,21 @@ class MishraFactoryModel:
         assert isinstance(view, View)
         ranked = Lookahead(view, message.cards, fixed=True).ranked()
         ranked.sort(key=lambda judged: -judged[1])
-        return [take for take, _ in ranked[:CANDIDATES]]
+        distinct: dict[tuple[Any, ...], Take] = {}
+        for take, _ in ranked:
+            distinct.setdefault(self.effect(take, view, message.cards), take)
+        return list(distinct.values())[:CANDIDATES]
+
+    @staticmethod
+    def effect(take: Take, view: View, cards: Mapping[str, CardInstance]) -> tuple[Any, ...]:
+        """What a take changes: two payments of one group and mana value play alike."""
+        assert view.seat is not None
+        paid = None
+        if take.discard is not None:
+            groups = view.collections[view.seat].groups
+            group = next(g for g, ids in groups.items() if take.discard in ids)
+            paid = (group, cards[take.discard].mana_value)
+        return take.belt_position, take.group, paid
 
     def policy(self, state: MishraFactoryState, seat: int, legal: LegalActions[Any], rng: Rng) -> Any:
         options = Greedy(state, seat).options()
@@ -275,10 +289,12 @@ class MishraFactoryModel:
 
 
 DEFAULT_SET = "MH2"
-CANDIDATES = 6
-"""The heuristics' best takes compared by the search."""
-NOISE = 5
-"""A rollout takes its second or third best take one time in this many."""
+CANDIDATES = 4
+"""The heuristics' best takes (of distinct effects) compared by the search: more would
+split the worlds among candidates the rollouts cannot tell apart."""
+NOISE = 10
+"""A rollout takes its second or third best take one time in this many (rarely: the
+worlds' decks make the rollouts vary enough)."""
 VALUE_SCALE = 3.0
 """Points of lead that make a cut-off position worth about 3 wins in 4."""
 
