@@ -63,13 +63,19 @@ class Budget:
 
 
 class Clock:
-    """One decision's budget being spent: ``more(done)`` says whether to sample again."""
+    """One decision's budget being spent: ``more(done)`` says whether to sample again.
 
-    __slots__ = ("_deadline", "_samples")
+    Under a time cap another sample is started only if it is expected to end in time (the
+    mean time of the samples so far), so that a decision keeps within its cap however long
+    one sample takes.
+    """
+
+    __slots__ = ("_cap", "_samples", "_started")
 
     def __init__(self, budget: Budget) -> None:
         self._samples = budget.samples
-        self._deadline = None if budget.seconds is None else time.perf_counter() + budget.seconds
+        self._cap = budget.seconds
+        self._started = time.perf_counter()
 
     def more(self, done: int) -> bool:
         """Whether another sample fits (the first one always does)."""
@@ -77,4 +83,7 @@ class Clock:
             return True
         if done >= self._samples:
             return False
-        return self._deadline is None or time.perf_counter() < self._deadline
+        if self._cap is None:
+            return True
+        spent = time.perf_counter() - self._started
+        return spent + spent / done <= self._cap
