@@ -145,23 +145,34 @@ class HouseWorkers:
                 await worker.process.wait()
 
     async def _take_calls(self, slot: Slot, worker: Worker) -> None:
-        while True:
-            while not slot.queue:
-                slot.ready.clear()
-                await slot.ready.wait()
-            call = worker.call = slot.queue.popleft()
-            try:
-                value = await worker.make(call)
-            except WorkerDied:
-                self._retry(slot, call)
-                raise
-            except WorkerError as error:
-                if not call.future.done():
-                    call.future.set_exception(error)
-            else:
-                if not call.future.done():
-                    call.future.set_result(value)
-            worker.call = None
+        """Make the slot's calls until the worker dies (noticed at once, even while idle)."""
+        exited = asyncio.ensure_future(worker.process.wait())
+        exited.add_done_callback(lambda _: slot.ready.set())
+        try:
+            while True:
+                while not slot.queue and not exited.done():
+                    slot.ready.clear()
+                    await slot.ready.wait()
+                if exited.done():
+                    raise WorkerDied(f"the worker exited ({worker.process.returncode})")
+                await self._make(slot, worker, slot.queue.popleft())
+        finally:
+            exited.cancel()
+
+    async def _make(self, slot: Slot, worker: Worker, call: Call) -> None:
+        worker.call = call
+        try:
+            value = await worker.make(call)
+        except WorkerDied:
+            self._retry(slot, call)
+            raise
+        except WorkerError as error:
+            if not call.future.done():
+                call.future.set_exception(error)
+        else:
+            if not call.future.done():
+                call.future.set_result(value)
+        worker.call = None
 
     @staticmethod
     def _retry(slot: Slot, call: Call) -> None:
