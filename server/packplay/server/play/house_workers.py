@@ -21,6 +21,7 @@ import os
 import pickle
 import struct
 import sys
+import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor
@@ -31,6 +32,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 2
 """Times one call is made again after the worker making it died."""
+RESPAWN_PAUSE = 1.0
+"""Seconds before a worker that died within this long of its start is replaced."""
 LENGTH = struct.Struct(">I")
 READY = b"ready"
 
@@ -128,9 +131,16 @@ class HouseWorkers:
         return await call.future  # type: ignore[no-any-return]
 
     async def _serve(self, slot: Slot) -> None:
-        """One slot's life: its worker makes the calls; when the worker dies, another starts."""
+        """One slot's life: its worker makes the calls; when the worker dies, another starts
+        (after a pause when it died young, so that a worker that cannot start does not spin)."""
         while True:
-            worker = slot.worker = await self._spawn()
+            started = time.monotonic()
+            try:
+                worker = slot.worker = await self._spawn()
+            except OSError as error:
+                log.error("a house worker process could not start: %s", error)
+                await asyncio.sleep(RESPAWN_PAUSE)
+                continue
             try:
                 await self._take_calls(slot, worker)
             except WorkerDied:
@@ -143,6 +153,8 @@ class HouseWorkers:
                 with contextlib.suppress(ProcessLookupError):
                     worker.process.kill()
                 await worker.process.wait()
+            if time.monotonic() - started < RESPAWN_PAUSE:
+                await asyncio.sleep(RESPAWN_PAUSE)
 
     async def _take_calls(self, slot: Slot, worker: Worker) -> None:
         """Make the slot's calls until the worker dies (noticed at once, even while idle)."""
