@@ -40,18 +40,19 @@ ROLLOUT_DEPTH = 200
 
 @dataclass(frozen=True)
 class Level:
+    """A named bot's own budget (how each plays: the module's docstring)."""
+
     name: str
     budget: Budget
-    summary: str
 
 
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", Budget(samples=1), "heuristics on one sampled world; one decision in four at random"),
-        Level("medium", Budget(samples=16), "heuristics on 16 sampled worlds, known mistakes fixed"),
-        Level("hard", Budget(samples=64, seconds=0.5), "search: candidates played out in 64 worlds, 0.5 s"),
-        Level("strong", Budget(samples=16), "the first published heuristics (a fixed reference)"),
+        Level("easy", Budget(samples=1)),
+        Level("medium", Budget(samples=16)),
+        Level("hard", Budget(samples=64, seconds=0.5)),
+        Level("strong", Budget(samples=16)),
     )
 }
 
