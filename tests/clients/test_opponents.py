@@ -10,6 +10,7 @@ import pytest
 
 from packplay.arena import arena
 from packplay.cards.catalog import load_catalog
+from packplay.games.registry import GAME_NAMES, get_game
 from packplay_clients.opponents import OPPONENTS, GreedyOpponent, ThoughtfulOpponent
 from packplay_clients.opponents import base_race as br
 from packplay_clients.opponents import day_night as dn
@@ -22,16 +23,9 @@ from packplay_protocol.to_client import ViewMessage
 
 CATALOG = load_catalog()
 PLAYER_COUNTS = [
-    ("day_night", 2),
-    ("mishra_factory", 2),
-    ("mishra_factory", 3),
-    ("mishra_factory", 4),
-    ("wedding_planner", 2),
-    ("wedding_planner", 3),
-    ("wedding_planner", 4),
-    ("wedding_planner", 5),
-    ("wedding_planner", 6),
-    ("base_race", 2),
+    (name, players)
+    for name in GAME_NAMES
+    for players in range(get_game(name).min_players, get_game(name).max_players + 1)
 ]
 STYLES = ["greedy", "thoughtful"]
 

@@ -105,12 +105,8 @@ def arena_command(args: argparse.Namespace) -> int:
                 parallel=args.parallel,
                 progress=lambda now: _advance(bar, now),
             )
-    except (BotNameError, ValueError, RuleError) as error:
-        print(f"packplay arena: {getattr(error, 'message', error)}", file=sys.stderr)
-        return 2
-    except (ArenaError, PackplayError) as error:
-        print(f"packplay arena: {error}", file=sys.stderr)
-        return 1
+    except (BotNameError, ValueError, RuleError, ArenaError, PackplayError) as error:
+        return _failed(error)
     if args.json:
         print(json.dumps({"seed": seed, "server": args.server} | standings.as_json()))
     else:
@@ -142,12 +138,8 @@ def ladder_command(args: argparse.Namespace, seed: int) -> int:
     try:
         with bar:
             ladder = run_ladder(args.game, names, args.games, play, progress=lambda now: _show(bar, now))
-    except (BotNameError, ValueError, RuleError) as error:
-        print(f"packplay arena: {getattr(error, 'message', error)}", file=sys.stderr)
-        return 2
-    except (ArenaError, PackplayError) as error:
-        print(f"packplay arena: {error}", file=sys.stderr)
-        return 1
+    except (BotNameError, ValueError, RuleError, ArenaError, PackplayError) as error:
+        return _failed(error)
     if args.json:
         print(json.dumps({"seed": seed} | ladder.as_json()))
     else:
@@ -169,3 +161,12 @@ def _advance(bar: tqdm[Any], standings: Standings) -> None:
     lead = max(standings.tallies.values(), key=lambda tally: tally.win_rate)
     bar.set_postfix_str(f"{lead.bot} {100 * lead.win_rate:.1f}%", refresh=False)
     bar.update(1)
+
+
+def _failed(error: Exception) -> int:
+    """Say why a run stopped; its exit code (2: a request that cannot be, 1: a run that failed)."""
+    if isinstance(error, ArenaError | PackplayError):
+        print(f"packplay arena: {error}", file=sys.stderr)
+        return 1
+    print(f"packplay arena: {getattr(error, 'message', error)}", file=sys.stderr)
+    return 2
